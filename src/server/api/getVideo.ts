@@ -1,0 +1,31 @@
+import { API_NAMES, authenticate } from '../auth/authenticate';
+import type { ServiceContext } from '../context';
+import { ApiError } from '../errors';
+import { Params } from '../http/params';
+import { sendOk } from '../http/reply';
+import type { RequestContext } from '../http/router';
+import { mediaServer, playFileList } from './mediaUrls';
+import { videoDetail } from './videoRecord';
+
+/** GET /Api/Video/Get. Another app's video is reported as unknown, so ids cannot be probed across apps. */
+export function getVideoHandler(service: ServiceContext) {
+  return ({ res, url }: RequestContext): void => {
+    const params = new Params(url.searchParams);
+    const app = authenticate(
+      service.apps,
+      { appId: params.get('AppId'), timestamp: params.get('Timestamp'), token: params.get('Token') },
+      service.now(),
+      API_NAMES,
+    );
+    const id = params.require('Id');
+    const video = service.videos.get(id);
+    if (!video || video.app_id !== app.appId) throw new ApiError('UNKNOWN_VIDEO', id);
+    const { publicUrl, timeZone } = service.config;
+    const files = video.status === 1 ? playFileList(publicUrl, service.videos.playFiles(video.id)) : [];
+    sendOk(res, {
+      Video: videoDetail(video, publicUrl, timeZone),
+      MediaSever: mediaServer(publicUrl, video, files),
+      VideoPlayFile: files,
+    });
+  };
+}

@@ -1,0 +1,51 @@
+import { API_NAMES, authenticate } from '../auth/authenticate';
+import type { ServiceContext } from '../context';
+import { ApiError } from '../errors';
+import { Params } from '../http/params';
+import { sendOk } from '../http/reply';
+import type { RequestContext } from '../http/router';
+import { POST_LIMITS, cutToCodePoints } from './postModel';
+import { videoRecord } from './videoRecord';
+
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+
+function positiveInt(params: Params, name: string, fallback: number, max: number): number {
+  const raw = params.get(name)?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+    throw new ApiError('INVALID_PARAMETER', `${name} must be a whole number from 1 to ${max}`);
+  }
+  return Number(raw);
+}
+
+/**
+ * GET /Api/Video/GetUserVideoList (the caller's own videos) and
+ * GET /Api/Video/GetUserVideoListByAId (the videos registered by app `aId`, which must be the
+ * caller itself or listed in the caller's `readableApps`).
+ */
+export function listVideosHandler(service: ServiceContext, byAId: boolean) {
+  return ({ res, url }: RequestContext): void => {
+    const params = new Params(url.searchParams);
+    const app = authenticate(
+      service.apps,
+      { appId: params.get('AppId'), timestamp: params.get('Timestamp'), token: params.get('Token') },
+      service.now(),
+      API_NAMES,
+    );
+    // Stored names were cut to 50 code points, so the query is cut the same way to find them.
+    const createUser = cutToCodePoints(params.require('createUser'), POST_LIMITS.CreateUser);
+    let owner = app.appId;
+    if (byAId) {
+      owner = params.require('aId');
+      if (owner !== app.appId && !app.readableApps?.includes(owner)) {
+        throw new ApiError('NO_PERMISSION', `this app may not read the videos of aId ${owner}`);
+      }
+    }
+    const pageIndex = positiveInt(params, 'PageIndex', 1, 1_000_000);
+    const pageSize = positiveInt(params, 'PageSize', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const page = service.videos.listByUser(owner, createUser, pageIndex, pageSize);
+    const { publicUrl, timeZone } = service.config;
+    sendOk(res, { Total: page.total, VideoList: page.rows.map((row) => videoRecord(row, publicUrl, timeZone)) });
+  };
+}

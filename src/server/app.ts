@@ -1,0 +1,79 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAppRegistry, type AppRecord } from './auth/apps';
+import type { ServiceConfig } from './config';
+import type { ServiceContext } from './context';
+import { ApiError, isApiError } from './errors';
+import { sendApiError } from './http/reply';
+import { matchRoute, type Route } from './http/router';
+import { createLogger, type Logger } from './log';
+import { apiRoutes } from './routes';
+import { ServiceSignals } from './signals';
+import { openDatabase } from './storage/db';
+import { VideoStore } from './storage/videos';
+
+export interface ServiceOptions {
+  config: ServiceConfig;
+  apps: AppRecord[];
+  log?: Logger;
+  now?: () => number;
+}
+
+export interface RunningService {
+  context: ServiceContext;
+  server: Server;
+  /** The bound address, e.g. http://127.0.0.1:8080 (differs from PUBLIC_URL behind a proxy). */
+  address: string;
+  close(): Promise<void>;
+}
+
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const log = options.log ?? createLogger();
+  const db = openDatabase(options.config.dataDir);
+  const context: ServiceContext = {
+    config: options.config,
+    db,
+    apps: createAppRegistry(options.apps),
+    videos: new VideoStore(db),
+    log,
+    signals: new ServiceSignals(),
+    now: options.now ?? Date.now,
+  };
+  const routes: Route[] = apiRoutes(context);
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://service.invalid');
+    try {
+      const handler = matchRoute(routes, req.method ?? 'GET', url.pathname);
+      await handler({ req, res, url });
+    } catch (error) {
+      const apiError = isApiError(error) ? error : new ApiError('INTERNAL');
+      if (!isApiError(error)) log.error('unhandled error', { path: url.pathname, error: String((error as Error)?.stack ?? error) });
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      // Drain what the client is still sending so it reads the reply instead of a reset.
+      req.resume();
+      sendApiError(res, apiError);
+    }
+  });
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.config.port, options.config.host, () => resolveListen());
+  });
+  const { port } = server.address() as AddressInfo;
+  const address = `http://${options.config.host}:${port}`;
+
+  return {
+    context,
+    server,
+    address,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { resolve } from 'node:path';
+
+/** Everything the service reads from its environment, checked once at start-up. */
+export interface ServiceConfig {
+  /** @default 8080 (env `PORT`; 0 picks a free port, as the tests do) */
+  port: number;
+  /** @default '127.0.0.1' (env `HOST`) */
+  host: string;
+  /** SQLite file, uploads and media live here. @default './data' (env `DATA_DIR`) */
+  dataDir: string;
+  /** The address browsers and apps use to reach the service, no trailing slash. @default `http://localhost:${port}` (env `PUBLIC_URL`) */
+  publicUrl: string;
+  /** JSON array of apps; without it a demo app is made in the data directory. (env `APPS_FILE`) */
+  appsFile: string | undefined;
+  /** Time zone of `CreateDate`. @default 'Asia/Shanghai' (env `TIME_ZONE`) */
+  timeZone: string;
+  /** Lets server-side download reach private and loopback addresses, for local tests only. @default false (env `SOURCE_URL_ALLOW_PRIVATE=1`) */
+  sourceUrlAllowPrivate: boolean;
+  /** Largest file for `uploadType` flash (or absent). @default 2 GiB (env `MAX_UPLOAD_BYTES_FLASH`) */
+  maxUploadBytesFlash: number;
+  /** Largest file for `uploadType` silverlight. @default 6 GiB (env `MAX_UPLOAD_BYTES_SILVERLIGHT`) */
+  maxUploadBytesSilverlight: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const GIB = 1024 ** 3;
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function timeZone(raw: string): string {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: raw });
+    return raw;
+  } catch {
+    throw new ConfigError(`TIME_ZONE "${raw}" is not an IANA time zone`);
+  }
+}
+
+function publicUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL "${raw}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('PUBLIC_URL must be http or https');
+  return url.href.replace(/\/+$/, '');
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    dataDir: resolve(env.DATA_DIR || './data'),
+    publicUrl: publicUrl(env.PUBLIC_URL || `http://localhost:${port}`),
+    appsFile: env.APPS_FILE || undefined,
+    timeZone: timeZone(env.TIME_ZONE || 'Asia/Shanghai'),
+    sourceUrlAllowPrivate: env.SOURCE_URL_ALLOW_PRIVATE === '1',
+    maxUploadBytesFlash: integer(env, 'MAX_UPLOAD_BYTES_FLASH', 2 * GIB, 1, Number.MAX_SAFE_INTEGER),
+    maxUploadBytesSilverlight: integer(env, 'MAX_UPLOAD_BYTES_SILVERLIGHT', 6 * GIB, 1, Number.MAX_SAFE_INTEGER),
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Every failure the service can report, as data: one code per distinct failure.
+ * Replies are built from this table in one place (`http/reply.ts`), and the upload
+ * page renders the same codes as `ErrorCode : <code>, ErrorMessage : <message>`.
+ */
+export const ERRORS = {
+  OK: { code: '1', message: 'OK', http: 200 },
+  MISSING_PARAMETER: { code: '101', message: 'Missing Parameter', http: 400 },
+  UNKNOWN_APP: { code: '102', message: 'AppId Not Exist', http: 401 },
+  TIMESTAMP_OUT_OF_RANGE: { code: '103', message: 'Timestamp Expired', http: 401 },
+  BAD_TOKEN: { code: '104', message: 'App SecretKey Error', http: 401 },
+  UNKNOWN_VIDEO: { code: '105', message: 'Video Not Exist', http: 404 },
+  INVALID_PARAMETER: { code: '106', message: 'Invalid Parameter', http: 400 },
+  WRONG_STATE: { code: '107', message: 'Video Status Error', http: 409 },
+  NO_PERMISSION: { code: '108', message: 'No Permission', http: 403 },
+  PAYLOAD_TOO_LARGE: { code: '109', message: 'Payload Too Large', http: 413 },
+  NOT_FOUND: { code: '110', message: 'Not Found', http: 404 },
+  METHOD_NOT_ALLOWED: { code: '111', message: 'Method Not Allowed', http: 405 },
+  FILE_TOO_LARGE: { code: '112', message: 'File Too Large', http: 413 },
+  INTERNAL: { code: '500', message: 'Internal Error', http: 500 },
+} as const satisfies Record<string, { code: string; message: string; http: number }>;
+
+export type ErrorName = Exclude<keyof typeof ERRORS, 'OK'>;
+
+/** A failure with a code from {@link ERRORS}; `detail` names what was wrong (never a secret). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly kind: ErrorName;
+  readonly detail: string | undefined;
+
+  constructor(kind: ErrorName, detail?: string) {
+    super(detail ? `${ERRORS[kind].message}: ${detail}` : ERRORS[kind].message);
+    this.kind = kind;
+    this.detail = detail;
+  }
+
+  get code(): string {
+    return ERRORS[this.kind].code;
+  }
+
+  get httpStatus(): number {
+    return ERRORS[this.kind].http;
+  }
+
+  /** The ResultMessage: the table's text, followed by the detail when there is one. */
+  get resultMessage(): string {
+    return this.message;
+  }
+}
+
+/** `instanceof` alone fails across module copies; the constant name is checked too. */
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError || (value instanceof Error && value.name === 'ApiError' && 'kind' in value);
+}

@@ -1,0 +1,34 @@
+import type { ServerResponse } from 'node:http';
+import { ERRORS, type ApiError } from '../errors';
+
+export interface AuthMsg {
+  ResultCode: string;
+  ResultMessage: string;
+}
+
+export const OK_AUTH_MSG: AuthMsg = { ResultCode: ERRORS.OK.code, ResultMessage: ERRORS.OK.message };
+
+/** Headers every reply carries: no sniffing, no caching of signed answers. */
+const BASE_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'no-store',
+} as const;
+
+export function sendJson(res: ServerResponse, status: number, body: object): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...BASE_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+export function sendOk(res: ServerResponse, body: object): void {
+  sendJson(res, 200, { AuthMsg: OK_AUTH_MSG, ...body });
+}
+
+/** The one place an ApiError becomes a reply. */
+export function sendApiError(res: ServerResponse, error: ApiError): void {
+  sendJson(res, error.httpStatus, { AuthMsg: { ResultCode: error.code, ResultMessage: error.resultMessage } });
+}

@@ -1,0 +1,34 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from '../errors';
+
+export interface RequestContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+}
+
+export type Handler = (request: RequestContext) => void | Promise<void>;
+
+export interface Route {
+  method: 'GET' | 'POST' | 'ANY';
+  /** Exact path, or a prefix when it ends with `/*`. */
+  path: string;
+  handler: Handler;
+}
+
+/** Finds the route for a request; a known path with another method is 405, an unknown path 404. */
+export function matchRoute(routes: readonly Route[], method: string, pathname: string): Handler {
+  let pathKnown = false;
+  for (const route of routes) {
+    const matches = route.path.endsWith('/*')
+      ? pathname.startsWith(route.path.slice(0, -1)) || pathname === route.path.slice(0, -2)
+      : pathname === route.path;
+    if (!matches) continue;
+    pathKnown = true;
+    if (route.method === 'ANY' || route.method === method || (route.method === 'GET' && method === 'HEAD')) {
+      return route.handler;
+    }
+  }
+  if (pathKnown) throw new ApiError('METHOD_NOT_ALLOWED', method);
+  throw new ApiError('NOT_FOUND', pathname);
+}

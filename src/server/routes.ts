@@ -1,0 +1,19 @@
+import { getVideoHandler } from './api/getVideo';
+import { listVideosHandler } from './api/listVideos';
+import { postVideoHandler, type OnRegistered } from './api/postVideo';
+import type { ServiceContext } from './context';
+import type { Route } from './http/router';
+
+export interface RouteHooks {
+  onRegistered?: OnRegistered;
+}
+
+/** Every path the service answers. */
+export function apiRoutes(service: ServiceContext, hooks: RouteHooks = {}): Route[] {
+  return [
+    { method: 'POST', path: '/Api/Video/Post', handler: postVideoHandler(service, hooks.onRegistered) },
+    { method: 'GET', path: '/Api/Video/Get', handler: getVideoHandler(service) },
+    { method: 'GET', path: '/Api/Video/GetUserVideoList', handler: listVideosHandler(service, false) },
+    { method: 'GET', path: '/Api/Video/GetUserVideoListByAId', handler: listVideosHandler(service, true) },
+  ];
+}

@@ -1,0 +1,70 @@
+import type { UploadErrorInfo, UploadFailureInfo, UploadSuccessInfo } from './widgetConfig';
+
+/**
+ * The postMessage protocol between the upload page (service origin) and the loader (host page).
+ * Both ends import this module. Every message carries the protocol tag and the per-open
+ * channel id; a receiver drops anything whose origin, source, tag or channel does not match.
+ */
+export const PROTOCOL = 'open-upload/1';
+
+interface Envelope<T extends string> {
+  protocol: typeof PROTOCOL;
+  channel: string;
+  type: T;
+}
+
+/** Page → loader. */
+export type PageMessage =
+  | (Envelope<'ready'> & { valid: boolean })
+  | (Envelope<'success'> & { info: UploadSuccessInfo })
+  | (Envelope<'failure'> & { info: UploadFailureInfo })
+  | (Envelope<'error'> & { info: UploadErrorInfo })
+  | (Envelope<'uploading'> & { busy: boolean });
+
+/** Loader → page. */
+export type HostMessage = Envelope<'close'>;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function isEnvelope(value: unknown, channel: string): value is Record<string, unknown> {
+  return isRecord(value) && value.protocol === PROTOCOL && value.channel === channel && typeof value.type === 'string';
+}
+
+function isInfo(value: unknown): value is Record<string, unknown> {
+  return isRecord(value) && typeof value.videoId === 'string';
+}
+
+/** Type guard for page messages on one channel; `data` is untrusted. */
+export function isPageMessage(data: unknown, channel: string): data is PageMessage {
+  if (!isEnvelope(data, channel)) return false;
+  switch (data.type) {
+    case 'ready':
+      return typeof data.valid === 'boolean';
+    case 'uploading':
+      return typeof data.busy === 'boolean';
+    case 'success':
+      return isInfo(data.info) && typeof data.info.fileName === 'string' && typeof data.info.fileSize === 'number';
+    case 'failure':
+    case 'error':
+      return isInfo(data.info) && typeof data.info.reason === 'string' && typeof data.info.message === 'string';
+    default:
+      return false;
+  }
+}
+
+export function isHostMessage(data: unknown, channel: string): data is HostMessage {
+  return isEnvelope(data, channel) && data.type === 'close';
+}
+
+/** Distributive omit, so each member of the union keeps its own fields. */
+type WithoutEnvelope<T> = T extends unknown ? Omit<T, 'protocol' | 'channel'> : never;
+
+export function pageMessage(channel: string, message: WithoutEnvelope<PageMessage>): PageMessage {
+  return { protocol: PROTOCOL, channel, ...message } as PageMessage;
+}
+
+export function hostMessage(channel: string): HostMessage {
+  return { protocol: PROTOCOL, channel, type: 'close' };
+}
