@@ -5,7 +5,7 @@ import type { ServiceConfig } from './config';
 import type { ServiceContext } from './context';
 import { ApiError, isApiError } from './errors';
 import { sendApiError } from './http/reply';
-import { matchRoute, type Route } from './http/router';
+import { matchRoute, requestUrl, type Route } from './http/router';
 import { createLogger, type Logger } from './log';
 import { apiRoutes } from './routes';
 import { ServiceSignals } from './signals';
@@ -42,13 +42,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const routes: Route[] = apiRoutes(context);
 
   const server = createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://service.invalid');
+    const url = requestUrl(req.url);
     try {
+      if (!url) throw new ApiError('INVALID_PARAMETER', 'the request target is not a valid URL');
       const handler = matchRoute(routes, req.method ?? 'GET', url.pathname);
       await handler({ req, res, url });
     } catch (error) {
       const apiError = isApiError(error) ? error : new ApiError('INTERNAL');
-      if (!isApiError(error)) log.error('unhandled error', { path: url.pathname, error: String((error as Error)?.stack ?? error) });
+      if (!isApiError(error)) log.error('unhandled error', { path: url?.pathname, error: String((error as Error)?.stack ?? error) });
       if (res.headersSent) {
         res.destroy();
         return;

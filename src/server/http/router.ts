@@ -16,6 +16,20 @@ export interface Route {
   handler: Handler;
 }
 
+/**
+ * The request target as a URL, or undefined when it is not one (`GET //`, `GET http://[`):
+ * the caller answers those with a code instead of letting the parse throw outside its handler.
+ */
+export function requestUrl(target: string | undefined): URL | undefined {
+  const raw = target || '/';
+  try {
+    // Origin-form targets are joined to a base as text: `new URL('//x', base)` would read `x` as a host.
+    return raw.startsWith('/') ? new URL(`http://service.invalid${raw}`) : new URL(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Finds the route for a request; a known path with another method is 405, an unknown path 404. */
 export function matchRoute(routes: readonly Route[], method: string, pathname: string): Handler {
   let pathKnown = false;
