@@ -37,6 +37,14 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/** `1` or `0` (or unset); anything else is refused, since `true` silently meaning off is a trap. */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new ConfigError(`${name} must be 1 or 0, got "${raw}"`);
+}
+
 function timeZone(raw: string): string {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: raw });
@@ -66,7 +74,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     publicUrl: publicUrl(env.PUBLIC_URL || `http://localhost:${port}`),
     appsFile: env.APPS_FILE || undefined,
     timeZone: timeZone(env.TIME_ZONE || 'Asia/Shanghai'),
-    sourceUrlAllowPrivate: env.SOURCE_URL_ALLOW_PRIVATE === '1',
+    sourceUrlAllowPrivate: flag(env, 'SOURCE_URL_ALLOW_PRIVATE'),
     maxUploadBytesFlash: integer(env, 'MAX_UPLOAD_BYTES_FLASH', 2 * GIB, 1, Number.MAX_SAFE_INTEGER),
     maxUploadBytesSilverlight: integer(env, 'MAX_UPLOAD_BYTES_SILVERLIGHT', 6 * GIB, 1, Number.MAX_SAFE_INTEGER),
   };

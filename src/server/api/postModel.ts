@@ -28,7 +28,9 @@ export function cutToCodePoints(text: string, max: number): string {
     kept += segment;
     count += size;
   }
-  return kept;
+  // One grapheme longer than the whole limit (a letter under hundreds of combining marks) would
+  // otherwise cut a required title to nothing; there a plain code-point cut is the lesser harm.
+  return kept === '' ? codePoints.slice(0, max).join('') : kept;
 }
 
 /**

@@ -7,7 +7,10 @@ import type { RequestContext } from '../http/router';
 import { VideoStatus } from '../storage/videos';
 import { parsePostModel } from './postModel';
 
-/** Called once a type-2 video is registered, so the download can be queued (set by the processing part). */
+/**
+ * Called for each registered video, so a type-2 download can be queued (set by the processing part).
+ * It runs inside the registration's transaction: when it throws, no video row is left behind.
+ */
 export type OnRegistered = (videoId: string, sourceGetType: 1 | 2) => void;
 
 /** POST /Api/Video/Post: AppId, Timestamp and Token may travel in the query string or the form body. */
@@ -22,21 +25,23 @@ export function postVideoHandler(service: ServiceContext, onRegistered: OnRegist
     );
     const model = parsePostModel((name) => params.get(name));
     const id = randomUUID();
-    service.videos.insert({
-      id,
-      appId: app.appId,
-      title: model.title,
-      description: model.description,
-      tags: model.tags,
-      actors: model.actors,
-      createUser: model.createUser,
-      sourceGetType: model.sourceGetType,
-      sourcePath: model.sourcePath,
-      status: model.sourceGetType === 1 ? VideoStatus.NotUploaded : VideoStatus.WaitingForDownload,
-      createdAt: service.now(),
-    });
+    service.db.transaction(() => {
+      service.videos.insert({
+        id,
+        appId: app.appId,
+        title: model.title,
+        description: model.description,
+        tags: model.tags,
+        actors: model.actors,
+        createUser: model.createUser,
+        sourceGetType: model.sourceGetType,
+        sourcePath: model.sourcePath,
+        status: model.sourceGetType === 1 ? VideoStatus.NotUploaded : VideoStatus.WaitingForDownload,
+        createdAt: service.now(),
+      });
+      onRegistered(id, model.sourceGetType);
+    })();
     service.log.info('video registered', { videoId: id, appId: app.appId, sourceGetType: model.sourceGetType });
-    onRegistered(id, model.sourceGetType);
     sendOk(res, { VideoId: id });
   };
 }

@@ -36,7 +36,15 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-/** Checks an `APPS_FILE` document; every message names the entry and field at fault. */
+const KNOWN_KEYS = ['appId', 'appSecret', 'callbackUrl', 'allowedOrigins', 'readableApps'];
+
+/** Below this the secret is accepted (operators may have older ones) but start-up warns. */
+export const SHORT_SECRET_LENGTH = 16;
+
+/**
+ * Checks an `APPS_FILE` document; every message names the entry and field at fault. Unknown keys
+ * are refused, so a misspelt `callbackURL` fails at start-up instead of silently sending nothing.
+ */
 export function parseApps(json: unknown): AppRecord[] {
   if (!Array.isArray(json)) throw new AppsFileError('APPS_FILE must hold a JSON array of apps');
   const seen = new Set<string>();
@@ -45,12 +53,17 @@ export function parseApps(json: unknown): AppRecord[] {
     if (typeof entry !== 'object' || entry === null) throw new AppsFileError(`${where} must be an object`);
     const raw = entry as Record<string, unknown>;
     const { appId, appSecret, callbackUrl, allowedOrigins, readableApps } = raw;
-    if (typeof appId !== 'string' || appId.trim() === '') throw new AppsFileError(`${where}.appId must be a non-empty string`);
+    const unknown = Object.keys(raw).filter((key) => !KNOWN_KEYS.includes(key));
+    if (unknown.length > 0) {
+      throw new AppsFileError(`${where} has unknown key(s) ${unknown.map((key) => `"${key}"`).join(', ')}; known: ${KNOWN_KEYS.join(', ')}`);
+    }
+    // Requests are matched after trimming, so an id with outer spaces could never be used.
+    if (typeof appId !== 'string' || appId.trim() === '' || appId.trim() !== appId) {
+      throw new AppsFileError(`${where}.appId must be a non-empty string without leading or trailing spaces`);
+    }
     if (seen.has(appId)) throw new AppsFileError(`${where}.appId "${appId}" is listed twice`);
     seen.add(appId);
-    if (typeof appSecret !== 'string' || appSecret.length < 16) {
-      throw new AppsFileError(`${where}.appSecret must be a string of at least 16 characters`);
-    }
+    if (typeof appSecret !== 'string' || appSecret === '') throw new AppsFileError(`${where}.appSecret must be a non-empty string`);
     if (callbackUrl !== undefined && (typeof callbackUrl !== 'string' || !isHttpUrl(callbackUrl))) {
       throw new AppsFileError(`${where}.callbackUrl must be an http(s) URL`);
     }
@@ -62,7 +75,7 @@ export function parseApps(json: unknown): AppRecord[] {
         }
       }
     }
-    if (readableApps !== undefined && !isStringArray(readableApps)) {
+    if (readableApps !== undefined && (!isStringArray(readableApps) || readableApps.some((id) => id.trim() === ''))) {
       throw new AppsFileError(`${where}.readableApps must be an array of appIds`);
     }
     const app: AppRecord = { appId, appSecret };
