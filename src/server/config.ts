@@ -20,6 +20,20 @@ export interface ServiceConfig {
   maxUploadBytesFlash: number;
   /** Largest file for `uploadType` silverlight. @default 6 GiB (env `MAX_UPLOAD_BYTES_SILVERLIGHT`) */
   maxUploadBytesSilverlight: number;
+  /** Largest file a server-side download (type 2) may store. @default the silverlight upload limit (env `DOWNLOAD_MAX_BYTES`) */
+  downloadMaxBytes: number;
+  /** A whole server-side download, first DNS lookup to last byte. @default 3 600 000 (1 h) (env `DOWNLOAD_TIMEOUT_MS`) */
+  downloadTimeoutMs: number;
+  /** Longest silence from a source server: connecting, awaiting headers, or between body bytes. @default 30 000 (env `DOWNLOAD_IDLE_TIMEOUT_MS`) */
+  downloadIdleTimeoutMs: number;
+  /** Status callback attempts before it is given up. @default 10 (env `CALLBACK_MAX_ATTEMPTS`) */
+  callbackMaxAttempts: number;
+  /** First retry delay of a status callback; later ones grow from it (3x, 12x, 60x, 180x, then 360x). @default 10 000 (env `CALLBACK_RETRY_BASE_MS`) */
+  callbackRetryBaseMs: number;
+  /** One callback request, connect to reply headers. @default 10 000 (env `CALLBACK_TIMEOUT_MS`) */
+  callbackTimeoutMs: number;
+  /** Callback requests in flight at once. @default 4 (env `CALLBACK_CONCURRENCY`) */
+  callbackConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -77,5 +91,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     sourceUrlAllowPrivate: flag(env, 'SOURCE_URL_ALLOW_PRIVATE'),
     maxUploadBytesFlash: integer(env, 'MAX_UPLOAD_BYTES_FLASH', 2 * GIB, 1, Number.MAX_SAFE_INTEGER),
     maxUploadBytesSilverlight: integer(env, 'MAX_UPLOAD_BYTES_SILVERLIGHT', 6 * GIB, 1, Number.MAX_SAFE_INTEGER),
+    downloadMaxBytes: integer(
+      env,
+      'DOWNLOAD_MAX_BYTES',
+      integer(env, 'MAX_UPLOAD_BYTES_SILVERLIGHT', 6 * GIB, 1, Number.MAX_SAFE_INTEGER),
+      1,
+      Number.MAX_SAFE_INTEGER,
+    ),
+    downloadTimeoutMs: integer(env, 'DOWNLOAD_TIMEOUT_MS', 3_600_000, 1, 7 * 24 * 3_600_000),
+    downloadIdleTimeoutMs: integer(env, 'DOWNLOAD_IDLE_TIMEOUT_MS', 30_000, 1, 3_600_000),
+    callbackMaxAttempts: integer(env, 'CALLBACK_MAX_ATTEMPTS', 10, 1, 100),
+    callbackRetryBaseMs: integer(env, 'CALLBACK_RETRY_BASE_MS', 10_000, 1, 3_600_000),
+    callbackTimeoutMs: integer(env, 'CALLBACK_TIMEOUT_MS', 10_000, 1, 600_000),
+    callbackConcurrency: integer(env, 'CALLBACK_CONCURRENCY', 4, 1, 64),
   };
 }
