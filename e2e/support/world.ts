@@ -1,0 +1,108 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import type { AppRecord } from '../../src/server/auth/apps';
+import type { VideoRow } from '../../src/server/storage/videos';
+import { startTestService, type TestService } from '../../test/support/service';
+import { launchBrowser } from './browser';
+import { startCallbackReceiver, type CallbackReceiver } from './callbackReceiver';
+import { DIST_DIR, startHostServer, startOtherOrigin, type HostServer } from './hostServer';
+
+/** The built files the e2e tier loads; `npm test` builds before running vitest. */
+export const BUILT_FILES = [
+  'Scripts/UploadWidget/initUploadWidget.js',
+  'Scripts/UploadWidget/initUploadABoxWidget.js',
+];
+
+export function assertBuilt(): void {
+  const missing = BUILT_FILES.filter((file) => !existsSync(join(DIST_DIR, file)));
+  if (missing.length > 0) {
+    throw new Error(`e2e needs the built widget; run \`npm run build\` first (missing: ${missing.map((f) => `dist/${f}`).join(', ')})`);
+  }
+}
+
+/** Allowed origins are the app's registered host origins; app-b has none, so the loader-reported origin is used. */
+export const APP_A = 'app-a';
+export const APP_B = 'app-b';
+
+export interface World {
+  service: TestService;
+  host: HostServer;
+  other: { origin: string; close(): Promise<void> };
+  callbacks: CallbackReceiver;
+  browser: Browser;
+  /** POST /Api/Video/Post with SourceFileGetType 1, as the app backend does; returns the VideoId. */
+  registerVideo(appId?: string, title?: string): Promise<string>;
+  /** The widget options the app backend hands its page (appId, timestamp, token, videoId). */
+  widgetAuth(videoId: string, appId?: string, at?: number): { appId: string; timestamp: string; token: string; videoId: string };
+  /** A host page URL carrying `config` in its hash. */
+  hostUrl(path: string, config: object, query?: string): string;
+  /** GET /Api/Video/Get. */
+  getVideo(videoId: string, appId?: string): Promise<{ Video: { Status: number; Duration: number; PicSavePath: string }; VideoPlayFile: { VideoURL: string; Bitrate: unknown; BitrateLabel: string }[]; MediaSever: Record<string, string>; AuthMsg: { ResultCode: string } }>;
+  video(videoId: string): VideoRow | undefined;
+  /** Absolute path of the stored source file, once the service recorded one. */
+  sourceFile(videoId: string): string | undefined;
+  stop(): Promise<void>;
+}
+
+export interface WorldOptions {
+  /** Extra service environment, e.g. MAX_UPLOAD_BYTES_FLASH. */
+  env?: Record<string, string>;
+}
+
+export async function startWorld(options: WorldOptions = {}): Promise<World> {
+  assertBuilt();
+  const host = await startHostServer();
+  const other = await startOtherOrigin();
+  const callbacks = await startCallbackReceiver();
+  const apps: AppRecord[] = [
+    { appId: APP_A, appSecret: 'secret-of-app-a-0123456789', callbackUrl: callbacks.url, allowedOrigins: [host.origin] },
+    { appId: APP_B, appSecret: 'secret-of-app-b-0123456789', callbackUrl: callbacks.url },
+  ];
+  // Callbacks go to a loopback receiver, which a careful service refuses unless told this is a local test.
+  const service = await startTestService({ apps, env: { SOURCE_URL_ALLOW_PRIVATE: '1', ...options.env } });
+  host.serviceUrl = service.address;
+  const browser = await launchBrowser();
+
+  const world: World = {
+    service,
+    host,
+    other,
+    callbacks,
+    browser,
+    async registerVideo(appId = APP_A, title = 'e2e video') {
+      const res = await fetch(`${service.address}/Api/Video/Post`, {
+        method: 'POST',
+        body: new URLSearchParams({ ...service.auth(appId), VideoTitle: title, SourceFileGetType: '1', CreateUser: 'e2e' }),
+      });
+      const body = (await res.json()) as { AuthMsg: { ResultCode: string }; VideoId: string };
+      if (body.AuthMsg.ResultCode !== '1') throw new Error(`registration failed: ${JSON.stringify(body)}`);
+      return body.VideoId;
+    },
+    widgetAuth(videoId, appId = APP_A, at = Date.now()) {
+      const { AppId, Timestamp, Token } = service.auth(appId, at);
+      return { appId: AppId, timestamp: Timestamp, token: Token, videoId };
+    },
+    hostUrl(path, config, query = '') {
+      return `${host.origin}${path}${query ? `?${query}` : ''}#${encodeURIComponent(JSON.stringify(config))}`;
+    },
+    async getVideo(videoId, appId = APP_A) {
+      const query = new URLSearchParams({ ...service.auth(appId), Id: videoId });
+      return (await (await fetch(`${service.address}/Api/Video/Get?${query}`)).json()) as Awaited<ReturnType<World['getVideo']>>;
+    },
+    video(videoId) {
+      return service.context.videos.get(videoId);
+    },
+    sourceFile(videoId) {
+      const file = service.context.videos.get(videoId)?.source_file;
+      if (!file) return undefined;
+      return isAbsolute(file) ? file : join(service.dataDir, file);
+    },
+    async stop() {
+      await browser.close().catch(() => undefined);
+      await service.stop(true);
+      await Promise.all([host.close(), other.close(), callbacks.close()]);
+    },
+  };
+  return world;
+}
