@@ -4,20 +4,9 @@ import { ApiError } from '../errors';
 import { Params } from '../http/params';
 import { sendOk } from '../http/reply';
 import type { RequestContext } from '../http/router';
+import { readPaging } from './paging';
 import { POST_LIMITS, cutToCodePoints } from './postModel';
 import { videoRecord } from './videoRecord';
-
-export const DEFAULT_PAGE_SIZE = 10;
-export const MAX_PAGE_SIZE = 100;
-
-function positiveInt(params: Params, name: string, fallback: number, max: number): number {
-  const raw = params.get(name)?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
-    throw new ApiError('INVALID_PARAMETER', `${name} must be a whole number from 1 to ${max}`);
-  }
-  return Number(raw);
-}
 
 /**
  * GET /Api/Video/GetUserVideoList (the caller's own videos) and
@@ -42,8 +31,7 @@ export function listVideosHandler(service: ServiceContext, byAId: boolean) {
         throw new ApiError('NO_PERMISSION', `this app may not read the videos of aId ${owner}`);
       }
     }
-    const pageIndex = positiveInt(params, 'PageIndex', 1, 1_000_000);
-    const pageSize = positiveInt(params, 'PageSize', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const { pageIndex, pageSize } = readPaging((name) => params.get(name));
     const page = service.videos.listByUser(owner, createUser, pageIndex, pageSize);
     const { publicUrl, timeZone } = service.config;
     sendOk(res, { Total: page.total, VideoList: page.rows.map((row) => videoRecord(row, publicUrl, timeZone)) });

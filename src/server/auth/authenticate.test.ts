@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { isApiError, type ErrorName } from '../errors';
 import { createAppRegistry } from './apps';
-import { API_NAMES, WIDGET_NAMES, authenticate, type Credentials } from './authenticate';
+import { API_NAMES, WIDGET_NAMES, authenticate, type CredentialNames, type Credentials } from './authenticate';
 import { signToken } from './token';
 
 const apps = createAppRegistry([{ appId: 'app-a', appSecret: 'secret-of-app-a-0123456789' }]);
 const NOW = 1_700_000_000_000;
 const good: Credentials = { appId: 'app-a', timestamp: '1700000000', token: signToken('1700000000', 'secret-of-app-a-0123456789') };
 
-function failure(creds: Credentials, names = API_NAMES): { kind: ErrorName; message: string } {
+function failure(creds: Credentials, names: CredentialNames = API_NAMES): { kind: ErrorName; message: string } {
   try {
     authenticate(apps, creds, NOW, names);
   } catch (error) {

@@ -13,7 +13,7 @@ export interface Credentials {
  * a timestamp inside the window, then the token. Used by the API and the upload page alike,
  * so a bad token is `104 App SecretKey Error` everywhere.
  */
-export function authenticate(apps: AppRegistry, creds: Credentials, nowMs: number, names = API_NAMES): AppRecord {
+export function authenticate(apps: AppRegistry, creds: Credentials, nowMs: number, names: CredentialNames = API_NAMES): AppRecord {
   const appId = creds.appId?.trim();
   const timestamp = creds.timestamp?.trim();
   const token = creds.token?.trim();
@@ -28,6 +28,13 @@ export function authenticate(apps: AppRegistry, creds: Credentials, nowMs: numbe
   return app;
 }
 
-export const API_NAMES = { appId: 'AppId', timestamp: 'Timestamp', token: 'Token' } as const;
+/** How the three values are named in replies: the API's and the widget's spellings differ. */
+export interface CredentialNames {
+  appId: string;
+  timestamp: string;
+  token: string;
+}
+
+export const API_NAMES = { appId: 'AppId', timestamp: 'Timestamp', token: 'Token' } as const satisfies CredentialNames;
 /** The upload widget's option names for the same values. */
-export const WIDGET_NAMES = { appId: 'appId', timestamp: 'timestamp', token: 'token' } as const;
+export const WIDGET_NAMES = { appId: 'appId', timestamp: 'timestamp', token: 'token' } as const satisfies CredentialNames;
