@@ -1,0 +1,90 @@
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { isApiError, type ErrorName } from '../errors';
+import { MAX_FORM_BYTES, Params, readFormBody } from './params';
+
+async function kindOf(promiseOrFn: Promise<unknown> | (() => unknown)): Promise<ErrorName | 'none'> {
+  try {
+    await (typeof promiseOrFn === 'function' ? promiseOrFn() : promiseOrFn);
+    return 'none';
+  } catch (error) {
+    if (isApiError(error)) return error.kind;
+    throw error;
+  }
+}
+
+/** A request body as the server sees it: a stream of chunks with headers. */
+function request(chunks: (string | Buffer)[], headers: Record<string, string> = {}): IncomingMessage {
+  const stream = Readable.from(chunks.map((chunk) => Buffer.from(chunk)));
+  return Object.assign(stream, { headers }) as unknown as IncomingMessage;
+}
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+describe('Params', () => {
+  it('reads a name from the query or the body', () => {
+    const params = new Params(new URLSearchParams('AppId=a'), new URLSearchParams('Token=t'));
+    expect(params.get('AppId')).toBe('a');
+    expect(params.get('Token')).toBe('t');
+    expect(params.get('Timestamp')).toBeUndefined();
+  });
+
+  it('matches names exactly as written (case counts)', () => {
+    expect(new Params(new URLSearchParams('appid=a')).get('AppId')).toBeUndefined();
+  });
+
+  it('accepts the same value given twice', () => {
+    expect(new Params(new URLSearchParams('AppId=a&AppId=a'), new URLSearchParams('AppId=a')).get('AppId')).toBe('a');
+  });
+
+  it('refuses different values for one name, within or across sources, as 106', async () => {
+    expect(await kindOf(() => new Params(new URLSearchParams('Id=1&Id=2')).get('Id'))).toBe('INVALID_PARAMETER');
+    expect(await kindOf(() => new Params(new URLSearchParams('Id=1'), new URLSearchParams('Id=2')).get('Id'))).toBe('INVALID_PARAMETER');
+  });
+
+  it('require: trims, and reports absent or blank as 101', async () => {
+    expect(new Params(new URLSearchParams('Id=%20x%20')).require('Id')).toBe('x');
+    expect(await kindOf(() => new Params(new URLSearchParams('Id=%20')).require('Id'))).toBe('MISSING_PARAMETER');
+    expect(await kindOf(() => new Params(new URLSearchParams('')).require('Id'))).toBe('MISSING_PARAMETER');
+  });
+});
+
+describe('readFormBody', () => {
+  it('decodes a UTF-8 form, with + as space', async () => {
+    const body = await readFormBody(request(['VideoTitle=%E8%A7%86%E9%A2%91+1&Tags=', 'a%2Cb'], FORM));
+    expect(body.get('VideoTitle')).toBe('视频 1');
+    expect(body.get('Tags')).toBe('a,b');
+  });
+
+  it('takes a charset parameter and any case in the content type', async () => {
+    const body = await readFormBody(request(['a=1'], { 'content-type': 'Application/X-WWW-Form-URLEncoded; charset=UTF-8' }));
+    expect(body.get('a')).toBe('1');
+  });
+
+  it('allows an empty body with any content type (everything may travel in the query)', async () => {
+    expect([...(await readFormBody(request([], {})))]).toEqual([]);
+  });
+
+  it('refuses a body of another content type as 106', async () => {
+    expect(await kindOf(readFormBody(request(['{"a":1}'], { 'content-type': 'application/json' })))).toBe('INVALID_PARAMETER');
+    expect(await kindOf(readFormBody(request(['a=1'], {})))).toBe('INVALID_PARAMETER');
+  });
+
+  it('refuses bytes that are not UTF-8 as 106', async () => {
+    expect(await kindOf(readFormBody(request([Buffer.from([0x61, 0x3d, 0xff, 0xfe])], FORM)))).toBe('INVALID_PARAMETER');
+  });
+
+  it('refuses a body over the limit as 109, by its declared length or by what arrives', async () => {
+    const declared = request(['a=1'], { ...FORM, 'content-length': String(MAX_FORM_BYTES + 1) });
+    expect(await kindOf(readFormBody(declared))).toBe('PAYLOAD_TOO_LARGE');
+    const chunk = 'a'.repeat(16 * 1024);
+    const streamed = request([chunk, chunk, chunk, chunk, 'b'], FORM);
+    expect(await kindOf(readFormBody(streamed))).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('accepts a body of exactly the limit', async () => {
+    const body = 'a=' + 'x'.repeat(MAX_FORM_BYTES - 2);
+    expect((await readFormBody(request([body], FORM))).get('a')).toHaveLength(MAX_FORM_BYTES - 2);
+  });
+});
