@@ -1,4 +1,4 @@
-import type { UploadErrorInfo, UploadFailureInfo, UploadSuccessInfo } from './widgetConfig';
+import type { UploadErrorInfo, UploadFailureInfo, UploadFailureReason, UploadSuccessInfo } from './widgetConfig';
 
 /**
  * The postMessage protocol between the upload page (service origin) and the loader (host page).
@@ -19,7 +19,9 @@ export type PageMessage =
   | (Envelope<'success'> & { info: UploadSuccessInfo })
   | (Envelope<'failure'> & { info: UploadFailureInfo })
   | (Envelope<'error'> & { info: UploadErrorInfo })
-  | (Envelope<'uploading'> & { busy: boolean });
+  | (Envelope<'uploading'> & { busy: boolean })
+  /** The user asked to close from inside the page (Escape in the overlay's iframe, which the host cannot see). */
+  | Envelope<'close'>;
 
 /** Loader → page. */
 export type HostMessage = Envelope<'close'>;
@@ -32,8 +34,22 @@ function isEnvelope(value: unknown, channel: string): value is Record<string, un
   return isRecord(value) && value.protocol === PROTOCOL && value.channel === channel && typeof value.type === 'string';
 }
 
+const FAILURE_REASONS: ReadonlySet<unknown> = new Set<UploadFailureReason>(['closed', 'rejected', 'validation', 'server']);
+
+function isOptional(value: unknown, type: 'string' | 'number'): boolean {
+  return value === undefined || typeof value === type;
+}
+
+/** Common fields of every info object; the optional ones are checked too, since handlers receive `info` as is. */
 function isInfo(value: unknown): value is Record<string, unknown> {
-  return isRecord(value) && typeof value.videoId === 'string';
+  return (
+    isRecord(value) &&
+    typeof value.videoId === 'string' &&
+    isOptional(value.fileName, 'string') &&
+    isOptional(value.fileSize, 'number') &&
+    isOptional(value.code, 'string') &&
+    isOptional(value.bytesUploaded, 'number')
+  );
 }
 
 /** Type guard for page messages on one channel; `data` is untrusted. */
@@ -46,9 +62,12 @@ export function isPageMessage(data: unknown, channel: string): data is PageMessa
       return typeof data.busy === 'boolean';
     case 'success':
       return isInfo(data.info) && typeof data.info.fileName === 'string' && typeof data.info.fileSize === 'number';
+    case 'close':
+      return true;
     case 'failure':
+      return isInfo(data.info) && FAILURE_REASONS.has(data.info.reason) && typeof data.info.message === 'string';
     case 'error':
-      return isInfo(data.info) && typeof data.info.reason === 'string' && typeof data.info.message === 'string';
+      return isInfo(data.info) && data.info.reason === 'network' && typeof data.info.message === 'string';
     default:
       return false;
   }
@@ -59,7 +78,7 @@ export function isHostMessage(data: unknown, channel: string): data is HostMessa
 }
 
 /** Distributive omit, so each member of the union keeps its own fields. */
-type WithoutEnvelope<T> = T extends unknown ? Omit<T, 'protocol' | 'channel'> : never;
+export type WithoutEnvelope<T> = T extends unknown ? Omit<T, 'protocol' | 'channel'> : never;
 
 export function pageMessage(channel: string, message: WithoutEnvelope<PageMessage>): PageMessage {
   return { protocol: PROTOCOL, channel, ...message } as PageMessage;

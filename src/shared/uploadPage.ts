@@ -41,7 +41,8 @@ export interface UploadPageBoot {
   /** Exact origin to post messages to. */
   hostOrigin: string;
   form: 'popup' | 'overlay';
-  lang: WidgetLanguage;
+  /** The config's `lang`; null when it gave none, and the uploader follows the browser's language. */
+  lang: WidgetLanguage | null;
   /** Absolute URL of the tus endpoint. */
   tusEndpoint: string;
   /** Signed, expiring ticket bound to this app and video; sent as the `Upload-Ticket` header on every tus request. */

@@ -100,3 +100,8 @@ export interface ModuleOptions {
 export interface UploadWidgetHandle {
   close(): void;
 }
+
+/** The npm module's `openUpload` argument: the form picks which options are allowed (left/top/isTop only with the overlay). */
+export type ModuleUploadConfig =
+  | (PopupUploadConfig & ModuleOptions & { form?: 'popup' })
+  | (OverlayUploadConfig & ModuleOptions & { form: 'overlay' });

@@ -1,0 +1,27 @@
+import type { ModuleUploadConfig, UploadWidgetHandle } from '../shared/widgetConfig';
+import { openWidget } from './loader/openUpload';
+
+export type * from '../shared/widgetConfig';
+
+function serviceBase(value: unknown): string {
+  if (typeof value !== 'string') throw new TypeError('openUpload: `serviceUrl` is required: the service\'s base URL, e.g. "https://video.example.com"');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`openUpload: \`serviceUrl\` must be an absolute URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('openUpload: `serviceUrl` must be an http or https URL');
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/**
+ * Opens the upload widget from a bundled app: `serviceUrl` says where the service is, `form`
+ * picks the popup (default) or the overlay. Call it from a click so the popup is allowed.
+ */
+export function openUpload(config: ModuleUploadConfig): UploadWidgetHandle {
+  if (typeof config !== 'object' || config === null) throw new TypeError('openUpload: expected a configuration object');
+  const { serviceUrl, form = 'popup', ...widgetConfig } = config;
+  if (form !== 'popup' && form !== 'overlay') throw new RangeError(`openUpload: \`form\` must be "popup" or "overlay", got ${JSON.stringify(form)}`);
+  return openWidget(widgetConfig, { serviceBase: serviceBase(serviceUrl), form });
+}

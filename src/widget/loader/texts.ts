@@ -1,0 +1,23 @@
+import type { WidgetLanguage } from '../../shared/widgetConfig';
+
+/** The few words the loader itself shows or reports; the uploader page carries the rest. */
+const TEXTS = {
+  en: {
+    dialog: 'Upload video',
+    close: 'Close',
+    closed: 'The upload widget was closed before a file was uploaded.',
+    closedWhileUploading: 'The upload widget was closed during the upload; choose the same file again to resume.',
+  },
+  'zh-CN': {
+    dialog: '上传视频',
+    close: '关闭',
+    closed: '上传窗口已关闭，未上传文件。',
+    closedWhileUploading: '上传过程中窗口被关闭；再次选择同一文件即可继续上传。',
+  },
+} as const satisfies Record<WidgetLanguage, Record<string, string>>;
+
+export type LoaderTexts = (typeof TEXTS)[WidgetLanguage];
+
+export function loaderTexts(lang: WidgetLanguage | undefined, browserLanguage: string): LoaderTexts {
+  return TEXTS[lang ?? (browserLanguage.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en')];
+}
