@@ -1,4 +1,4 @@
-import type { BrowserContext, Frame, FrameLocator, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Frame, Locator, Page } from 'playwright-core';
 import { UPLOAD_PAGE_PATH } from '../../src/shared/uploadPage';
 import type { UploadErrorInfo, UploadFailureInfo, UploadSuccessInfo } from '../../src/shared/widgetConfig';
 
@@ -35,21 +35,26 @@ export async function openPopup(page: Page): Promise<Page> {
   return popup;
 }
 
-/** The overlay's modal layer, in the given document. */
-export function overlayDialog(where: Page | Frame): Locator {
-  return where.getByRole('dialog', { name: 'Upload video' });
+/** Accessible name of the overlay layer and of its close button (English UI). */
+export const DIALOG_NAME = 'Upload video';
+export const CLOSE_NAME = 'Close';
+
+function isUploadPage(frame: Frame): boolean {
+  return new URL(frame.url(), 'http://x.invalid').pathname === UPLOAD_PAGE_PATH;
 }
 
-/** The upload page inside the overlay layer. */
-export function overlayContent(where: Page | Frame): FrameLocator {
-  return overlayDialog(where).locator('iframe').contentFrame();
-}
-
-/** The out-of-process frame that runs the upload page (for CDP throttling). */
-export function uploadFrame(page: Page): Frame {
-  const frame = page.frames().find((candidate) => new URL(candidate.url(), 'http://x.invalid').pathname === UPLOAD_PAGE_PATH);
-  if (!frame) throw new Error(`no frame of ${UPLOAD_PAGE_PATH} in ${page.url()}`);
-  return frame;
+/** The frame that runs the upload page inside the overlay (an out-of-process frame: the service is another site). */
+export async function uploadFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const frame = page.frames().find(isUploadPage);
+    if (frame) {
+      await frame.waitForLoadState('domcontentloaded');
+      return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no frame of ${UPLOAD_PAGE_PATH} in ${page.url()} within ${timeoutMs} ms`);
+    await new Promise((wake) => setTimeout(wake, 100));
+  }
 }
 
 /** Every element and the head/body children of a document: the widget must leave these as they were. */
@@ -71,4 +76,20 @@ export function recordServiceRequests(context: BrowserContext, serviceUrl: strin
   };
   context.on('request', listener);
   return { urls, stop: () => context.off('request', listener) };
+}
+
+/** The uploader's file button, found by its label as a user would. */
+export function chooseFileButton(where: Page | Frame): Locator {
+  return where.getByRole('button', { name: /choose|select/i });
+}
+
+/** Picks a file through the browser's file chooser, opened by the uploader's button. */
+export async function chooseFile(page: Page, where: Page | Frame, file: string | { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), chooseFileButton(where).click()]);
+  await chooser.setFiles(file);
+}
+
+/** The window's position and outer size on the screen. */
+export function windowGeometry(page: Page): Promise<{ x: number; y: number; width: number; height: number }> {
+  return page.evaluate(() => ({ x: window.screenX, y: window.screenY, width: window.outerWidth, height: window.outerHeight }));
 }
