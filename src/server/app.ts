@@ -1,12 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAppRegistry, type AppRecord } from './auth/apps';
+import { startCallbackDelivery } from './callbacks/delivery';
 import type { ServiceConfig } from './config';
 import type { ServiceContext } from './context';
 import { ApiError, isApiError } from './errors';
 import { sendApiError } from './http/reply';
 import { matchRoute, requestUrl, type Route } from './http/router';
 import { createLogger, type Logger } from './log';
+import { enqueueJob } from './processing/pipeline';
+import { ProcessingWorker, recoverInterruptedJobs } from './processing/queue';
 import { apiRoutes } from './routes';
 import { ServiceSignals } from './signals';
 import { openDatabase } from './storage/db';
@@ -39,7 +42,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     signals: new ServiceSignals(),
     now: options.now ?? Date.now,
   };
-  const routes: Route[] = apiRoutes(context);
+  // Before any request or worker runs: jobs cut off by the last stop go back to the queue.
+  recoverInterruptedJobs(context);
+  const worker = new ProcessingWorker(context, { concurrency: options.config.processingConcurrency });
+  const routes: Route[] = apiRoutes(context, {
+    onRegistered: (videoId, sourceGetType) => {
+      if (sourceGetType === 2) enqueueJob(context, videoId, 'download');
+    },
+  });
 
   const server = createServer(async (req, res) => {
     const url = requestUrl(req.url);
@@ -66,6 +76,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   });
   const { port } = server.address() as AddressInfo;
   const address = `http://${options.config.host}:${port}`;
+  worker.start();
+  const callbacks = startCallbackDelivery(context);
 
   return {
     context,
@@ -74,6 +86,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     async close() {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
+      // Running jobs are aborted and re-queued before the database closes under them.
+      await worker.stop();
+      await callbacks.stop();
       db.close();
     },
   };

@@ -20,6 +20,12 @@ export interface ServiceConfig {
   maxUploadBytesFlash: number;
   /** Largest file for `uploadType` silverlight. @default 6 GiB (env `MAX_UPLOAD_BYTES_SILVERLIGHT`) */
   maxUploadBytesSilverlight: number;
+  /** Processing jobs (downloads, transcodes) run at once; each ffmpeg gets cores ÷ this many threads. @default 2 (env `PROCESSING_CONCURRENCY`) */
+  processingConcurrency: number;
+  /** @default 'ffmpeg', found on PATH (env `FFMPEG_PATH`) */
+  ffmpegPath: string;
+  /** @default 'ffprobe', found on PATH (env `FFPROBE_PATH`) */
+  ffprobePath: string;
   /** Largest file a server-side download (type 2) may store. @default the silverlight upload limit (env `DOWNLOAD_MAX_BYTES`) */
   downloadMaxBytes: number;
   /** A whole server-side download, first DNS lookup to last byte. @default 3 600 000 (1 h) (env `DOWNLOAD_TIMEOUT_MS`) */
@@ -91,6 +97,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     sourceUrlAllowPrivate: flag(env, 'SOURCE_URL_ALLOW_PRIVATE'),
     maxUploadBytesFlash: integer(env, 'MAX_UPLOAD_BYTES_FLASH', 2 * GIB, 1, Number.MAX_SAFE_INTEGER),
     maxUploadBytesSilverlight: integer(env, 'MAX_UPLOAD_BYTES_SILVERLIGHT', 6 * GIB, 1, Number.MAX_SAFE_INTEGER),
+    processingConcurrency: integer(env, 'PROCESSING_CONCURRENCY', 2, 1, 64),
+    ffmpegPath: env.FFMPEG_PATH || 'ffmpeg',
+    ffprobePath: env.FFPROBE_PATH || 'ffprobe',
     downloadMaxBytes: integer(
       env,
       'DOWNLOAD_MAX_BYTES',

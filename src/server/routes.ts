@@ -3,6 +3,7 @@ import { listVideosHandler } from './api/listVideos';
 import { postVideoHandler, type OnRegistered } from './api/postVideo';
 import type { ServiceContext } from './context';
 import type { Route } from './http/router';
+import { mediaHandler } from './media/mediaHandler';
 
 export interface RouteHooks {
   onRegistered?: OnRegistered;
@@ -15,5 +16,6 @@ export function apiRoutes(service: ServiceContext, hooks: RouteHooks = {}): Rout
     { method: 'GET', path: '/Api/Video/Get', handler: getVideoHandler(service) },
     { method: 'GET', path: '/Api/Video/GetUserVideoList', handler: listVideosHandler(service, false) },
     { method: 'GET', path: '/Api/Video/GetUserVideoListByAId', handler: listVideosHandler(service, true) },
+    { method: 'GET', path: '/Media/*', handler: mediaHandler(service) },
   ];
 }

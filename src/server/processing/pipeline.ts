@@ -80,3 +80,48 @@ export function markProcessed(
   }
   return moved;
 }
+
+export interface PlayFile {
+  file: string;
+  /** Kilobits per second. */
+  bitrate: number;
+  label: string;
+  /** The short side in pixels (what the `p` of a label counts). */
+  height: number;
+}
+
+export interface TranscodeResult {
+  /** Seconds, rounded to the millisecond. */
+  duration: number;
+  posterFile: string;
+  playFiles: readonly PlayFile[];
+}
+
+/** Thrown inside a transaction to undo it when the video left the expected state meanwhile. */
+class StaleStep extends Error {
+  override readonly name = 'StaleStep';
+}
+
+/**
+ * Transcoding finished: the play files, duration and poster become visible together with
+ * status 1 and its queued callback, or not at all. Returns false when the video was no longer
+ * transcoding (nothing is written then).
+ */
+export function markTranscoded(service: ServiceContext, videoId: string, result: TranscodeResult): boolean {
+  const record = service.db.transaction(() => {
+    service.db.prepare('DELETE FROM play_files WHERE video_id = ?').run(videoId);
+    const insert = service.db.prepare('INSERT INTO play_files (video_id, file, bitrate, label, height) VALUES (?, ?, ?, ?, ?)');
+    for (const play of result.playFiles) insert.run(videoId, play.file, play.bitrate, play.label, play.height);
+    service.db
+      .prepare('UPDATE videos SET duration = ?, poster_file = ? WHERE id = ?')
+      .run(result.duration, result.posterFile, videoId);
+    if (!markProcessed(service, videoId, [VideoStatus.Transcoding], VideoStatus.Normal)) throw new StaleStep();
+  });
+  try {
+    record();
+    return true;
+  } catch (error) {
+    if (error instanceof StaleStep) return false;
+    throw error;
+  }
+}

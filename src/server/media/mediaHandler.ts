@@ -1,0 +1,78 @@
+import { join, resolve, sep } from 'node:path';
+import type { ServiceContext } from '../context';
+import { ApiError } from '../errors';
+import type { RequestContext } from '../http/router';
+import { isPictureSize, sizedPictureFile, type PictureSize } from '../processing/pictures';
+import { VideoStatus, type VideoRow } from '../storage/videos';
+import { contentTypeOf } from './contentType';
+import { mediaDir } from './paths';
+import { sendFile } from './sendFile';
+
+export const MEDIA_PREFIX = '/Media/';
+
+const VIDEO_ID = /^[A-Za-z0-9-]{1,64}$/;
+/** A plain name: no separator, no `..`, and no leading dot (work folders and partial files start with one). */
+const FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
+
+const notFound = () => new ApiError('NOT_FOUND', 'no such media file');
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw notFound();
+  }
+}
+
+/** `?t=2` … `?t=7` picks a picture size; no `t` the default picture. */
+function pictureSize(url: URL): PictureSize | undefined {
+  const values = url.searchParams.getAll('t');
+  if (values.length === 0) return undefined;
+  const size = Number(values[0]);
+  if (values.length > 1 || !/^\d$/.test(values[0]!) || !isPictureSize(size)) {
+    throw new ApiError('INVALID_PARAMETER', 't must be one of 2, 3, 4, 5, 6, 7 (or absent for the default picture)');
+  }
+  return size;
+}
+
+/**
+ * Which stored file a request may have. The picture is served as soon as it is recorded (it is
+ * recorded together with status 1 and stays published in PicSavePath); play files and the
+ * original only while the video is in status 1, the only state in which their URLs are published.
+ * Any other name, even of a file that exists in the folder, is unknown.
+ */
+function servedFile(service: ServiceContext, video: VideoRow, file: string, size: PictureSize | undefined): string {
+  if (video.poster_file !== '' && file === video.poster_file) {
+    return size === undefined ? file : sizedPictureFile(size);
+  }
+  const published =
+    video.status === VideoStatus.Normal &&
+    (file === video.source_file || service.videos.playFiles(video.id).some((play) => play.file === file));
+  if (!published) throw notFound();
+  if (size !== undefined) throw new ApiError('INVALID_PARAMETER', 't applies only to the picture (PicSavePath)');
+  return file;
+}
+
+/**
+ * GET/HEAD `/Media/<videoId>/<file>`: the URLs the API publishes (PicSavePath, MediaSever,
+ * VideoPlayFile). No sign-in, as `<video>` and `<img>` elements cannot send one; the ids are
+ * random UUIDs. Every failure is the same 404, so the answer does not tell which videos exist.
+ */
+export function mediaHandler(service: ServiceContext) {
+  return async ({ req, res, url }: RequestContext): Promise<void> => {
+    const size = pictureSize(url);
+    const segments = url.pathname.slice(MEDIA_PREFIX.length).split('/');
+    if (segments.length !== 2) throw notFound();
+    const videoId = decodeSegment(segments[0]!);
+    const file = decodeSegment(segments[1]!);
+    if (!VIDEO_ID.test(videoId) || !FILE_NAME.test(file) || file.includes('..')) throw notFound();
+    const video = service.videos.get(videoId);
+    if (!video) throw notFound();
+
+    const dir = resolve(mediaDir(service.config.dataDir, video.id));
+    const path = resolve(join(dir, servedFile(service, video, file, size)));
+    // The names were checked above; this guards against any later change to how they are built.
+    if (!path.startsWith(dir + sep)) throw notFound();
+    await sendFile(req, res, path, contentTypeOf(path));
+  };
+}

@@ -1,0 +1,91 @@
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import { ApiError } from '../errors';
+import { parseRange } from './range';
+
+/** Renditions and pictures keep their names when a video is processed again; the ETag tells a cache. */
+const CACHE_CONTROL = 'public, max-age=3600';
+
+function entityTag(size: number, mtimeMs: number): string {
+  return `"${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
+}
+
+function notModified(req: IncomingMessage, etag: string, mtimeMs: number): boolean {
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch !== undefined) {
+    return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+  }
+  const since = Date.parse(req.headers['if-modified-since'] ?? '');
+  return Number.isFinite(since) && Math.floor(mtimeMs / 1000) * 1000 <= since;
+}
+
+/** `If-Range` with another validator means the cached part is stale: the whole file is sent instead. */
+function rangeStillValid(req: IncomingMessage, etag: string, lastModified: string): boolean {
+  const ifRange = req.headers['if-range'];
+  return ifRange === undefined || ifRange === etag || ifRange === lastModified;
+}
+
+async function openRegularFile(path: string): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    // No symlink is followed: only files the service wrote are served.
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    throw new ApiError('NOT_FOUND', 'no such media file');
+  }
+  const info = await handle.stat();
+  if (!info.isFile()) {
+    await handle.close();
+    throw new ApiError('NOT_FOUND', 'no such media file');
+  }
+  return handle;
+}
+
+/**
+ * Answers GET or HEAD with one file, streamed from an open descriptor (never read whole), with
+ * validators, conditional replies (304) and a single byte range (206, or 416 when it starts past
+ * the end), so a `<video>` element can seek.
+ */
+export async function sendFile(req: IncomingMessage, res: ServerResponse, path: string, contentType: string): Promise<void> {
+  const handle = await openRegularFile(path);
+  let streaming = false;
+  try {
+    const { size, mtimeMs, mtime } = await handle.stat();
+    const etag = entityTag(size, mtimeMs);
+    const lastModified = mtime.toUTCString();
+    const headers: Record<string, string | number> = {
+      'Content-Type': contentType,
+      'Accept-Ranges': 'bytes',
+      ETag: etag,
+      'Last-Modified': lastModified,
+      'Cache-Control': CACHE_CONTROL,
+      'X-Content-Type-Options': 'nosniff',
+    };
+    if (notModified(req, etag, mtimeMs)) {
+      res.writeHead(304, headers).end();
+      return;
+    }
+    const range = rangeStillValid(req, etag, lastModified) ? parseRange(req.headers.range, size) : { kind: 'whole' as const };
+    if (range.kind === 'unsatisfiable') {
+      res.writeHead(416, { ...headers, 'Content-Range': `bytes */${size}`, 'Content-Length': 0 }).end();
+      return;
+    }
+    const start = range.kind === 'part' ? range.start : 0;
+    const end = range.kind === 'part' ? range.end : size - 1;
+    if (range.kind === 'part') headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
+    headers['Content-Length'] = end - start + 1;
+    res.writeHead(range.kind === 'part' ? 206 : 200, headers);
+    if (req.method === 'HEAD' || size === 0) {
+      res.end();
+      return;
+    }
+    streaming = true;
+    // A viewer who seeks or leaves closes the connection mid-file; that is not an error worth a log line.
+    await pipeline(handle.createReadStream({ start, end }), res).catch(() => undefined);
+  } finally {
+    // The read stream closes the descriptor itself once it has been handed over.
+    if (!streaming) await handle.close();
+  }
+}

@@ -1,0 +1,94 @@
+/** One rung of the bitrate ladder: the picture's short side and the H.264 video bitrate for it. */
+export interface Rung {
+  size: number;
+  videoKbps: number;
+}
+
+/** From best to lightest; a source gets the highest rungs that fit it, never an upscaled one. */
+export const LADDER: readonly Rung[] = [
+  { size: 1080, videoKbps: 4500 },
+  { size: 720, videoKbps: 2500 },
+  { size: 480, videoKbps: 1000 },
+  { size: 360, videoKbps: 600 },
+  { size: 240, videoKbps: 300 },
+];
+
+export const MAX_RENDITIONS = 3;
+
+export interface Rendition {
+  /** File name in the video's media folder, e.g. `720p.mp4`. */
+  file: string;
+  /** BitrateLabel, e.g. `720P`. */
+  label: string;
+  /** Bitrate (kbps) of the video stream; the AAC track adds {@link Rendition.audioKbps}. */
+  videoKbps: number;
+  audioKbps: number;
+  width: number;
+  height: number;
+  /** The short side, what the `p` of the label counts. */
+  size: number;
+}
+
+/** H.264 in 4:2:0 needs even sizes; rounding down keeps every rendition within the source. */
+const evenDown = (value: number) => Math.max(2, Math.floor(value / 2) * 2);
+
+/**
+ * The renditions for a picture shown at `width`×`height`. Rungs count the short side, so a
+ * portrait phone video (1080×1920) gets 1080p, 720p and 480p like its landscape twin; a source
+ * below the lowest rung gets one rendition at its own size.
+ */
+export function chooseRenditions(width: number, height: number): Rendition[] {
+  const short = Math.min(width, height);
+  const long = Math.max(width, height);
+  const fitting = LADDER.filter((rung) => rung.size <= short).slice(0, MAX_RENDITIONS);
+  const rungs = fitting.length > 0 ? fitting : [{ size: evenDown(short), videoKbps: LADDER[LADDER.length - 1]!.videoKbps }];
+  return rungs.map((rung) => {
+    const longSide = evenDown((long * rung.size) / short);
+    return {
+      file: `${rung.size}p.mp4`,
+      label: `${rung.size}P`,
+      videoKbps: rung.videoKbps,
+      audioKbps: rung.size >= 480 ? 128 : 96,
+      width: width >= height ? longSide : rung.size,
+      height: width >= height ? rung.size : longSide,
+      size: rung.size,
+    };
+  });
+}
+
+export interface RenditionOutput {
+  rendition: Rendition;
+  path: string;
+}
+
+/** Seconds between key frames, so a player can seek to within this much without decoding far. */
+const KEYFRAME_SECONDS = 2;
+
+/**
+ * One ffmpeg run decodes the source once and writes every rendition (H.264 + AAC in MP4, the
+ * index moved to the front so playback starts before the whole file arrives). ffmpeg applies the
+ * source's rotation while decoding, so the sizes here are the shown ones. A source without audio
+ * gives renditions without audio (`0:a:0?` maps it only when present).
+ */
+export function transcodeArgs(input: string, outputs: readonly RenditionOutput[], threads: number): string[] {
+  const branches = outputs.map((_, index) => `[s${index}]`).join('');
+  const scales = outputs
+    .map(({ rendition }, index) => `[s${index}]scale=${rendition.width}:${rendition.height},setsar=1[v${index}]`)
+    .join(';');
+  const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-threads', String(threads), '-i', `file:${input}`];
+  args.push('-filter_complex', `[0:v:0]split=${outputs.length}${branches};${scales}`);
+  outputs.forEach(({ rendition, path }, index) => {
+    args.push(
+      '-map', `[v${index}]`, '-map', '0:a:0?',
+      '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p',
+      '-b:v', `${rendition.videoKbps}k`, '-maxrate', `${Math.round(rendition.videoKbps * 1.5)}k`, '-bufsize', `${rendition.videoKbps * 2}k`,
+      '-force_key_frames', `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`,
+      '-c:a', 'aac', '-b:a', `${rendition.audioKbps}k`, '-ac', '2',
+      '-threads', String(threads),
+      '-map_metadata', '-1', '-movflags', '+faststart',
+      '-f', 'mp4', `file:${path}`,
+    );
+  });
+  return args;
+}
+
