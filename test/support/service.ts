@@ -12,10 +12,24 @@ export const TEST_APPS: AppRecord[] = [
   { appId: 'app-b', appSecret: 'secret-of-app-b-0123456789' },
 ];
 
+/** A reply as a client sees it: status, headers and the parsed JSON body. */
+export interface ApiReply {
+  status: number;
+  headers: Headers;
+  // Replies are checked field by field in tests, so the body stays loosely typed.
+  body: any;
+}
+
 export interface TestService extends RunningService {
   dataDir: string;
   /** Fresh AppId/Timestamp/Token for an app, as its backend would compute them. */
   auth(appId?: string, at?: number): { AppId: string; Timestamp: string; Token: string };
+  /** GET `path` with these query parameters. */
+  get(path: string, query?: Record<string, string> | URLSearchParams): Promise<ApiReply>;
+  /** POST /Api/Video/Post with a form body (and optionally query parameters). */
+  post(form: Record<string, string> | URLSearchParams, query?: Record<string, string>): Promise<ApiReply>;
+  /** Rows in the videos table, read straight from SQLite. */
+  videoCount(): number;
   /** Stops the service; the data directory is kept unless `removeData` is true. */
   stop(removeData?: boolean): Promise<void>;
 }
@@ -46,9 +60,25 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       const Timestamp = String(Math.floor(at / 1000));
       return { AppId: appId, Timestamp, Token: signToken(Timestamp, app.appSecret) };
     },
+    get: (path, query = {}) => reply(fetch(`${running.address}${path}?${new URLSearchParams(query)}`)),
+    post: (form, query = {}) =>
+      reply(fetch(`${running.address}/Api/Video/Post?${new URLSearchParams(query)}`, { method: 'POST', body: new URLSearchParams(form) })),
+    videoCount: () => (running.context.db.prepare('SELECT COUNT(*) AS n FROM videos').get() as { n: number }).n,
     async stop(removeData = false) {
       await running.close();
       if (removeData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+async function reply(response: Promise<Response>): Promise<ApiReply> {
+  const res = await response;
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new Error(`reply ${res.status} is not JSON: ${text.slice(0, 200)}`);
+  }
+  return { status: res.status, headers: res.headers, body };
 }
