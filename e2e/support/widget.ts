@@ -43,18 +43,23 @@ function isUploadPage(frame: Frame): boolean {
   return new URL(frame.url(), 'http://x.invalid').pathname === UPLOAD_PAGE_PATH;
 }
 
-/** The frame that runs the upload page inside the overlay (an out-of-process frame: the service is another site). */
-export async function uploadFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
+/** Waits for a frame of the page that satisfies `predicate`. */
+export async function waitForFrame(page: Page, predicate: (frame: Frame) => boolean, what: string, timeoutMs = 30_000): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const frame = page.frames().find(isUploadPage);
+    const frame = page.frames().find(predicate);
     if (frame) {
       await frame.waitForLoadState('domcontentloaded');
       return frame;
     }
-    if (Date.now() > deadline) throw new Error(`no frame of ${UPLOAD_PAGE_PATH} in ${page.url()} within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`no frame of ${what} in ${page.url()} within ${timeoutMs} ms`);
     await new Promise((wake) => setTimeout(wake, 100));
   }
+}
+
+/** The frame that runs the upload page inside the overlay (an out-of-process frame: the service is another site). */
+export function uploadFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
+  return waitForFrame(page, isUploadPage, UPLOAD_PAGE_PATH, timeoutMs);
 }
 
 /** Every element and the head/body children of a document: the widget must leave these as they were. */

@@ -1,0 +1,97 @@
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { newContext } from './support/browser';
+import { chooseFileButton, openButton, openPopup, recordServiceRequests, uploadFrame, waitForFrame } from './support/widget';
+import { APP_B, startWorld, type World } from './support/world';
+
+let world: World;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(() => world?.stop());
+beforeEach(async () => {
+  context = await newContext(world.browser);
+});
+afterEach(() => context?.close());
+
+async function hostPage(path: string, config: object): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(world.hostUrl(path, config));
+  return page;
+}
+
+/** The page's whole visible text, as a user reads it. */
+async function pageText(where: Page | Frame): Promise<string> {
+  await where.waitForLoadState('load');
+  return (await where.locator('body').innerText()).trim();
+}
+
+async function popupText(config: object): Promise<string> {
+  const popup = await openPopup(await hostPage('/popup.html', config));
+  return pageText(popup);
+}
+
+describe('the service refuses the configuration with the ErrorCode page', () => {
+  it('a wrong token: exactly "ErrorCode : 104, ErrorMessage : App SecretKey Error" (popup)', async () => {
+    const auth = world.widgetAuth(await world.registerVideo());
+    expect(await popupText({ ...auth, token: '0123456789abcdef0123456789abcdef' })).toBe('ErrorCode : 104, ErrorMessage : App SecretKey Error');
+  });
+
+  it('a wrong token in the overlay form shows the same text inside the layer', async () => {
+    const auth = world.widgetAuth(await world.registerVideo());
+    const page = await hostPage('/overlay.html', { ...auth, token: auth.token.replace(/^./, (c) => (c === '0' ? '1' : '0')) });
+    await openButton(page).click();
+    expect(await pageText(await uploadFrame(page))).toBe('ErrorCode : 104, ErrorMessage : App SecretKey Error');
+  });
+
+  it('a timestamp older than 600 seconds (correctly signed) is refused with code 103', async () => {
+    const videoId = await world.registerVideo();
+    const stale = world.widgetAuth(videoId, undefined, Date.now() - 700_000);
+    expect(await popupText(stale)).toBe('ErrorCode : 103, ErrorMessage : Timestamp Expired');
+  });
+
+  it('an unknown video is refused with code 105', async () => {
+    const auth = world.widgetAuth('9b2f3c44-0000-4000-8000-000000000000');
+    expect(await popupText(auth)).toBe('ErrorCode : 105, ErrorMessage : Video Not Exist');
+  });
+
+  it("another app's video is refused and no uploader is shown", async () => {
+    const videoOfA = await world.registerVideo();
+    const popup = await openPopup(await hostPage('/popup.html', world.widgetAuth(videoOfA, APP_B)));
+    expect(await pageText(popup)).toMatch(/^ErrorCode : \d+, ErrorMessage : \S.*$/);
+    expect(await chooseFileButton(popup).count()).toBe(0);
+  });
+
+  it('echoed values are shown as text, never as markup', async () => {
+    const auth = world.widgetAuth('<b id="injected">x</b><script>window.ran=1</script>');
+    const popup = await openPopup(await hostPage('/popup.html', auth));
+    expect(await pageText(popup)).toMatch(/^ErrorCode : \d+, ErrorMessage : /);
+    expect(await popup.locator('#injected').count()).toBe(0);
+    expect(await popup.evaluate(() => (window as unknown as { ran?: number }).ran)).toBeUndefined();
+  });
+});
+
+describe('the loader refuses a configuration it can check itself, without a request', () => {
+  it('a missing videoId shows the ErrorCode page and sends nothing to the service', async () => {
+    const { videoId: _omitted, ...withoutVideo } = world.widgetAuth(await world.registerVideo());
+    const page = await hostPage('/popup.html', withoutVideo);
+    const requests = recordServiceRequests(context, world.service.address);
+    const popup = await openPopup(page);
+    expect(await pageText(popup)).toBe('ErrorCode : 101, ErrorMessage : Missing Parameter: videoId');
+    requests.stop();
+    expect(requests.urls).toEqual([]);
+  });
+
+  it('a token of the wrong type in the overlay form: error page, no request', async () => {
+    const auth = world.widgetAuth(await world.registerVideo());
+    const page = await hostPage('/overlay.html', { ...auth, token: 12345 });
+    const requests = recordServiceRequests(context, world.service.address);
+    await openButton(page).click();
+    const frame = await waitForFrame(page, (candidate) => candidate.parentFrame() === page.mainFrame(), 'the error page');
+    expect(await pageText(frame)).toMatch(/^ErrorCode : 106, ErrorMessage : Invalid Parameter: token must be a string/);
+    requests.stop();
+    expect(requests.urls).toEqual([]);
+  });
+});
