@@ -225,7 +225,7 @@ describe('500 Internal Error', () => {
     // Storage refusing writes (a full disk, say), as SQLite reports it.
     service.context.db.exec(`CREATE TRIGGER refuse_videos BEFORE INSERT ON videos BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
     try {
-      expectError(await service.post({ ...service.auth(), VideoTitle: 't', SourceFileGetType: '2', SourceFilePath: 'https://media.example/a.mp4' }), 'INTERNAL');
+      expectError(await service.post({ ...service.auth(), VideoTitle: 't', SourceFileGetType: '2', SourceFilePath: 'http://127.0.0.1:9/a.mp4' }), 'INTERNAL');
     } finally {
       service.context.db.exec('DROP TRIGGER refuse_videos');
     }
