@@ -1,4 +1,4 @@
-import type { BrowserContext, Frame, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Frame, Locator, Page, Request } from 'playwright-core';
 import { UPLOAD_PAGE_PATH } from '../../src/shared/uploadPage';
 import type { UploadErrorInfo, UploadFailureInfo, UploadSuccessInfo } from '../../src/shared/widgetConfig';
 
@@ -97,4 +97,68 @@ export async function chooseFile(page: Page, where: Page | Frame, file: string |
 /** The window's position and outer size on the screen. */
 export function windowGeometry(page: Page): Promise<{ x: number; y: number; width: number; height: number }> {
   return page.evaluate(() => ({ x: window.screenX, y: window.screenY, width: window.outerWidth, height: window.outerHeight }));
+}
+
+/** The uploader's progress bar value (percent), or null before an upload shows one. */
+export async function progressPercent(where: Page | Frame): Promise<number | null> {
+  const bar = where.getByRole('progressbar', { name: 'Upload progress' });
+  if ((await bar.count()) === 0) return null;
+  const value = await bar.getAttribute('aria-valuenow');
+  return value === null ? null : Number(value);
+}
+
+/** Waits until the progress bar shows at least `percent`. */
+export async function waitForProgress(where: Page | Frame, percent: number, timeoutMs = 60_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await progressPercent(where);
+    if (value !== null && value >= percent) return value;
+    if (Date.now() > deadline) throw new Error(`progress stayed at ${value}% (wanted ${percent}%) for ${timeoutMs} ms`);
+    await new Promise((wake) => setTimeout(wake, 100));
+  }
+}
+
+export interface TusRequest {
+  method: string;
+  url: string;
+  /** Upload-Offset of a PATCH. */
+  offset: number | null;
+  /** Bytes in the request body (Content-Length as sent). */
+  bodyBytes: number;
+}
+
+/**
+ * tus requests (creation POST, HEAD, PATCH) any page of the context sends to the service, from now
+ * on, in the order sent. Upload-Offset is set by script, so it is in the request's first headers;
+ * Content-Length is known only once sent: `settle()` waits for those.
+ */
+export function recordTusRequests(
+  context: BrowserContext,
+  serviceUrl: string,
+): { list: TusRequest[]; settle(): Promise<TusRequest[]>; stop(): void } {
+  const list: TusRequest[] = [];
+  const pending: Promise<void>[] = [];
+  const listener = (request: Request) => {
+    if (!request.url().startsWith(`${serviceUrl}/UploadWidget/files`) || request.method() === 'OPTIONS') return;
+    const offset = request.headers()['upload-offset'];
+    const entry: TusRequest = { method: request.method(), url: request.url(), offset: offset === undefined ? null : Number(offset), bodyBytes: 0 };
+    list.push(entry);
+    pending.push(
+      request
+        .allHeaders()
+        .then((headers) => {
+          entry.bodyBytes = Number(headers['content-length'] ?? 0);
+        })
+        .catch(() => undefined),
+    );
+  };
+  context.on('request', listener);
+  return {
+    list,
+    async settle() {
+      await Promise.all(pending);
+      return list;
+    },
+    stop: () => context.off('request', listener),
+  };
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { AppRecord } from '../../src/server/auth/apps';
@@ -42,6 +42,8 @@ export interface World {
   video(videoId: string): VideoRow | undefined;
   /** Absolute path of the stored source file, once the service recorded one. */
   sourceFile(videoId: string): string | undefined;
+  /** Bytes the service holds for the video's tus upload (its file under DATA_DIR/uploads), or null without one. */
+  storedUploadBytes(videoId: string): number | null;
   stop(): Promise<void>;
 }
 
@@ -97,6 +99,12 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       const file = service.context.videos.get(videoId)?.source_file;
       if (!file) return undefined;
       return isAbsolute(file) ? file : join(service.dataDir, file);
+    },
+    storedUploadBytes(videoId) {
+      const row = service.context.db.prepare('SELECT id FROM uploads WHERE video_id = ?').get(videoId) as { id: string } | undefined;
+      if (!row) return null;
+      const file = join(service.dataDir, 'uploads', row.id);
+      return existsSync(file) ? statSync(file).size : 0;
     },
     async stop() {
       await browser.close().catch(() => undefined);

@@ -1,0 +1,165 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AccessibleQuery, clickBox } from './support/a11y';
+import { newContext, throttleUploads } from './support/browser';
+import { fileSize, makeVideo, sha256File } from './support/media';
+import {
+  CLOSE_NAME,
+  DIALOG_NAME,
+  chooseFile,
+  chooseFileButton,
+  openButton,
+  openPopup,
+  progressPercent,
+  recordTusRequests,
+  uploadFrame,
+  waitForEvents,
+  waitForProgress,
+} from './support/widget';
+import { startWorld, type World } from './support/world';
+
+/** Status after the upload: waiting for transcoding, or further along once processing picked it up. */
+const STORED_OR_LATER = [5, 6, 1];
+
+let world: World;
+let context: BrowserContext;
+/** About 12 MB: more than one 8 MiB tus chunk. */
+let bigVideo: string;
+/** About 6 MB, for the throttled tests. */
+let mediumVideo: string;
+
+beforeAll(async () => {
+  world = await startWorld();
+  bigVideo = await makeVideo({ seconds: 12, bitrate: 8_000_000 }, 'big clip.mp4');
+  mediumVideo = await makeVideo({ seconds: 6, bitrate: 8_000_000 }, 'medium.mp4');
+});
+afterAll(() => world?.stop());
+beforeEach(async () => {
+  context = await newContext(world.browser);
+});
+afterEach(() => context?.close());
+
+async function hostPage(path: string, config: object): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(world.hostUrl(path, config));
+  return page;
+}
+
+async function expectStoredIntact(videoId: string, original: string): Promise<void> {
+  const stored = world.sourceFile(videoId);
+  expect(stored, 'the service recorded a source file').toBeDefined();
+  expect(stored).toMatch(new RegExp(`[/\\\\]media[/\\\\]${videoId}[/\\\\]source\\.mp4$`));
+  expect(fileSize(stored!)).toBe(fileSize(original));
+  expect(await sha256File(stored!)).toBe(await sha256File(original));
+}
+
+describe('a real multi-megabyte video through the widget', () => {
+  it('arrives byte-identical, fires onSuccess exactly once, and the video moves on from status 8', async () => {
+    expect(fileSize(bigVideo)).toBeGreaterThan(10 * 1024 * 1024);
+    const videoId = await world.registerVideo();
+    const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
+    await openButton(page).click();
+    const frame = await uploadFrame(page);
+    await chooseFile(page, frame, bigVideo);
+
+    await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
+    await frame.getByRole('status').filter({ hasText: 'was uploaded' }).waitFor();
+    await expectStoredIntact(videoId, bigVideo);
+
+    // Closing after success reports nothing more: the one outcome was the success.
+    const ax = await AccessibleQuery.open(context, page);
+    await clickBox(page, await ax.box('button', CLOSE_NAME));
+    await ax.waitFor('dialog', DIALOG_NAME, false);
+    expect(await waitForEvents(page, () => true)).toEqual([
+      { type: 'success', info: { videoId, fileName: 'big clip.mp4', fileSize: fileSize(bigVideo) } },
+    ]);
+
+    const got = await world.getVideo(videoId);
+    expect(got.AuthMsg.ResultCode).toBe('1');
+    expect(STORED_OR_LATER).toContain(got.Video.Status);
+  });
+
+  it('refuses a second file for a video that already has one (error page on reopening)', async () => {
+    const videoId = await world.registerVideo();
+    const first = await hostPage('/popup.html', world.widgetAuth(videoId));
+    const popup = await openPopup(first);
+    await chooseFile(first, popup, mediumVideo);
+    await waitForEvents(first, (list) => list.some((event) => event.type === 'success'));
+    await popup.close();
+
+    const again = await openPopup(await hostPage('/popup.html', world.widgetAuth(videoId)));
+    await again.waitForLoadState('load');
+    expect((await again.locator('body').innerText()).trim()).toBe('ErrorCode : 107, ErrorMessage : Video Status Error');
+  });
+});
+
+describe('pause and resume', () => {
+  it('pausing stops the transfer; resuming continues from the stored offset and completes byte-identical', async () => {
+    const videoId = await world.registerVideo();
+    const page = await hostPage('/popup.html', world.widgetAuth(videoId));
+    const popup = await openPopup(page);
+    const unthrottle = await throttleUploads(context, popup, 512 * 1024);
+    const tus = recordTusRequests(context, world.service.address);
+    await chooseFile(page, popup, mediumVideo);
+
+    await waitForProgress(popup, 15);
+    await popup.getByRole('button', { name: 'Pause' }).click();
+    await popup.getByRole('button', { name: 'Resume' }).waitFor();
+    const pausedAt = await progressPercent(popup);
+    const storedAtPause = world.storedUploadBytes(videoId);
+    expect(storedAtPause, 'the service holds part of the file').toBeGreaterThan(0);
+    expect(storedAtPause!).toBeLessThan(fileSize(mediumVideo));
+    // While paused, nothing more is sent: the next request after this one is the resume's.
+    const requestsAtPause = tus.list.length;
+
+    await unthrottle();
+    await popup.getByRole('button', { name: 'Resume' }).click();
+    await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
+    await expectStoredIntact(videoId, mediumVideo);
+
+    const afterResume = (await tus.settle()).slice(requestsAtPause);
+    const patches = afterResume.filter((request) => request.method === 'PATCH');
+    expect(afterResume.filter((request) => request.method === 'POST'), 'no new upload was created').toEqual([]);
+    expect(patches.length).toBeGreaterThan(0);
+    expect(patches[0]!.offset, 'resumed, not restarted').toBeGreaterThanOrEqual(storedAtPause!);
+    expect(pausedAt).toBeGreaterThanOrEqual(15);
+    expect((await waitForEvents(page, () => true)).filter((event) => event.type === 'success')).toHaveLength(1);
+  });
+});
+
+describe('resume after the host page is reloaded', () => {
+  it('reopening the widget for the same video and choosing the same file sends only the bytes not yet stored', async () => {
+    const videoId = await world.registerVideo();
+    const size = fileSize(bigVideo);
+    const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
+    await openButton(page).click();
+    const frame = await uploadFrame(page);
+    await throttleUploads(context, frame, 1024 * 1024);
+    await chooseFile(page, frame, bigVideo);
+    await waitForProgress(frame, 30);
+
+    // The user reloads the page mid-upload: the iframe and its request die with it.
+    await page.reload();
+    const stored = world.storedUploadBytes(videoId);
+    expect(stored, 'the service kept the bytes that arrived').toBeGreaterThan(0.2 * size);
+    expect(stored!).toBeLessThan(size);
+
+    const tus = recordTusRequests(context, world.service.address);
+    await page.goto(world.hostUrl('/overlay.html', world.widgetAuth(videoId)));
+    await openButton(page).click();
+    const reopened = await uploadFrame(page);
+    await reopened.getByText(/Choose the same file to continue/).waitFor();
+    const storedBeforeChoosing = world.storedUploadBytes(videoId)!;
+    await chooseFile(page, reopened, bigVideo);
+    await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
+    await expectStoredIntact(videoId, bigVideo);
+
+    const requests = await tus.settle();
+    tus.stop();
+    const patches = requests.filter((request) => request.method === 'PATCH');
+    expect(requests.filter((request) => request.method === 'POST'), 'no new upload was created').toEqual([]);
+    expect(patches[0]?.offset).toBe(storedBeforeChoosing);
+    const sent = patches.reduce((sum, request) => sum + request.bodyBytes, 0);
+    expect(sent).toBe(size - storedBeforeChoosing);
+  });
+});
