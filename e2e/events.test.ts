@@ -1,0 +1,249 @@
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AccessibleQuery, clickBox } from './support/a11y';
+import { newContext, throttleUploads } from './support/browser';
+import { fileSize, makeVideo, sha256File } from './support/media';
+import {
+  CLOSE_NAME,
+  DIALOG_NAME,
+  chooseFile,
+  openButton,
+  openPopup,
+  recordTusRequests,
+  uploadFrame,
+  waitForEvents,
+  waitForProgress,
+  type RecordedEvent,
+} from './support/widget';
+import { startWorld, type World } from './support/world';
+
+/** A small flash limit, so "too large" needs only a small file; silverlight keeps its 6 GiB default. */
+const FLASH_LIMIT = 1_500_000;
+
+let world: World;
+let context: BrowserContext;
+let smallVideo: string;
+let overLimitVideo: string;
+
+beforeAll(async () => {
+  world = await startWorld({ env: { MAX_UPLOAD_BYTES_FLASH: String(FLASH_LIMIT) } });
+  smallVideo = await makeVideo({ seconds: 2, bitrate: 2_000_000 }, 'small.mp4');
+  overLimitVideo = await makeVideo({ seconds: 4, bitrate: 4_000_000 }, 'over-limit.mp4');
+});
+afterAll(() => world?.stop());
+beforeEach(async () => {
+  context = await newContext(world.browser);
+});
+afterEach(() => context?.close());
+
+async function hostPage(path: string, config: object): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(world.hostUrl(path, config));
+  return page;
+}
+
+async function openOverlay(page: Page): Promise<Frame> {
+  await openButton(page).click();
+  return uploadFrame(page);
+}
+
+async function closeOverlay(page: Page): Promise<void> {
+  const ax = await AccessibleQuery.open(context, page);
+  await clickBox(page, await ax.box('button', CLOSE_NAME));
+  await ax.waitFor('dialog', DIALOG_NAME, false);
+  await ax.close();
+}
+
+const only = (type: RecordedEvent['type']) => (list: RecordedEvent[]) => list.filter((event) => event.type === type);
+
+describe('onSuccess', () => {
+  it('fires once, with videoId, file name and size, when the service has stored the whole file', async () => {
+    const videoId = await world.registerVideo();
+    const page = await hostPage('/popup.html', world.widgetAuth(videoId));
+    const popup = await openPopup(page);
+    await chooseFile(page, popup, smallVideo);
+    const list = await waitForEvents(page, (all) => all.length > 0);
+    expect(list).toEqual([{ type: 'success', info: { videoId, fileName: 'small.mp4', fileSize: fileSize(smallVideo) } }]);
+    // The callback fired only after the last byte was stored.
+    expect(await sha256File(world.sourceFile(videoId)!)).toBe(await sha256File(smallVideo));
+  });
+});
+
+describe('onFailure', () => {
+  it('fires once with reason "closed" when the user closes the popup without uploading', async () => {
+    const videoId = await world.registerVideo();
+    const page = await hostPage('/popup.html', world.widgetAuth(videoId));
+    const popup = await openPopup(page);
+    await popup.getByRole('button', { name: /choose/i }).waitFor();
+    await popup.close();
+    const list = await waitForEvents(page, (all) => all.length > 0);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ type: 'failure', info: { videoId, reason: 'closed' } });
+    expect(world.video(videoId)?.status).toBe(8);
+  });
+
+  it('fires with reason "rejected" for an empty file, and nothing is sent', async () => {
+    const videoId = await world.registerVideo();
+    const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
+    const frame = await openOverlay(page);
+    const tus = recordTusRequests(context, world.service.address);
+    await chooseFile(page, frame, { name: 'empty.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(0) });
+    const list = await waitForEvents(page, (all) => all.length > 0);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ type: 'failure', info: { videoId, reason: 'rejected', fileName: 'empty.mp4', fileSize: 0 } });
+    expect(await frame.getByRole('alert').innerText()).toContain('empty.mp4');
+    expect(tus.list).toEqual([]);
+  });
+
+  it('fires with reason "rejected" for a file that is not a video, and nothing is sent', async () => {
+    const videoId = await world.registerVideo();
+    const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
+    const frame = await openOverlay(page);
+    const tus = recordTusRequests(context, world.service.address);
+    await chooseFile(page, frame, { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a video\n') });
+    const list = await waitForEvents(page, (all) => all.length > 0);
+    expect(list[0]).toMatchObject({ type: 'failure', info: { videoId, reason: 'rejected', fileName: 'notes.txt' } });
+    expect(tus.list).toEqual([]);
+  });
+
+  it('fires with reason "rejected" for a file over the flash limit; the same file passes with uploadType silverlight', async () => {
+    expect(fileSize(overLimitVideo)).toBeGreaterThan(FLASH_LIMIT);
+    const videoId = await world.registerVideo();
+    const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
+    const frame = await openOverlay(page);
+    const tus = recordTusRequests(context, world.service.address);
+    await chooseFile(page, frame, overLimitVideo);
+    const list = await waitForEvents(page, (all) => all.length > 0);
+    expect(list[0]).toMatchObject({ type: 'failure', info: { videoId, reason: 'rejected', fileName: 'over-limit.mp4' } });
+    expect(tus.list).toEqual([]);
+
+    const silverlight = await hostPage('/overlay.html', { ...world.widgetAuth(videoId), uploadType: 'silverlight' });
+    await chooseFile(silverlight, await openOverlay(silverlight), overLimitVideo);
+    await waitForEvents(silverlight, (all) => all.some((event) => event.type === 'success'));
+    expect(await sha256File(world.sourceFile(videoId)!)).toBe(await sha256File(overLimitVideo));
+  });
+
+  it('the service itself enforces the limit: a forged tus creation over the limit is refused', async () => {
+    const videoId = await world.registerVideo();
+    const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
+    const frame = await openOverlay(page);
+    // Script in the upload page (as a tampered uploader would) asks for more than the limit.
+    const status = await frame.evaluate(async (length) => {
+      const boot = JSON.parse(document.getElementById('upload-boot')!.textContent!) as { tusEndpoint: string; ticket: string };
+      const res = await fetch(boot.tusEndpoint, {
+        method: 'POST',
+        headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(length), 'Upload-Ticket': boot.ticket },
+      });
+      return res.status;
+    }, FLASH_LIMIT + 1);
+    expect(status).toBe(413);
+    expect(world.storedUploadBytes(videoId)).toBeNull();
+  });
+});
+
+describe('onError', () => {
+  it('fires when the network is cut mid-upload; "Try again" then completes the file', async () => {
+    const videoId = await world.registerVideo();
+    const page = await hostPage('/popup.html', { ...world.widgetAuth(videoId), uploadType: 'silverlight' });
+    const popup = await openPopup(page);
+    const unthrottle = await throttleUploads(context, popup, 256 * 1024);
+    await chooseFile(page, popup, overLimitVideo);
+    await waitForProgress(popup, 10);
+
+    await context.setOffline(true);
+    const list = await waitForEvents(page, (all) => all.length > 0);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ type: 'error', info: { videoId, reason: 'network', fileName: 'over-limit.mp4', fileSize: fileSize(overLimitVideo) } });
+    const info = (list[0] as Extract<RecordedEvent, { type: 'error' }>).info;
+    expect(info.bytesUploaded).toBeLessThan(fileSize(overLimitVideo));
+
+    await context.setOffline(false);
+    await unthrottle();
+    await popup.getByRole('button', { name: 'Try again' }).click();
+    const after = await waitForEvents(page, (all) => all.some((event) => event.type === 'success'));
+    expect(only('error')(after)).toHaveLength(1);
+    expect(only('success')(after)).toHaveLength(1);
+    expect(await sha256File(world.sourceFile(videoId)!)).toBe(await sha256File(overLimitVideo));
+  });
+});
+
+describe('forged messages', () => {
+  /** The channel is not secret from the host page (it is in the iframe's URL): origin and source checks must hold alone. */
+  function channelOf(frame: Frame): string {
+    return new URL(frame.url()).searchParams.get('channel')!;
+  }
+
+  function forgedSuccess(channel: string, videoId: string) {
+    return { protocol: 'open-upload/1', channel, type: 'success', info: { videoId, fileName: 'forged.mp4', fileSize: 1 } };
+  }
+
+  /** Adds an iframe to the host page and returns its frame once loaded. */
+  async function addFrame(page: Page, url: string): Promise<Frame> {
+    const name = `forger-${Math.random().toString(36).slice(2)}`;
+    await page.evaluate(
+      ([src, frameName]) =>
+        new Promise<void>((done) => {
+          const iframe = document.createElement('iframe');
+          iframe.name = frameName!;
+          iframe.src = src!;
+          iframe.addEventListener('load', () => done());
+          document.body.append(iframe);
+        }),
+      [url, name],
+    );
+    return page.frames().find((frame) => frame.name() === name)!;
+  }
+
+  /** Posts the forged message, then a marker; once the host window has seen the marker, the forgery was delivered too. */
+  async function forge(page: Page, from: Frame, message: object): Promise<void> {
+    const marker = `marker-${Math.random()}`;
+    await from.evaluate(([data, mark]) => {
+      window.parent.postMessage(data, '*');
+      window.parent.postMessage(mark, '*');
+    }, [message, marker] as const);
+    await page.waitForFunction((mark) => (window as unknown as { messages: { data: unknown }[] }).messages.some((m) => m.data === mark), marker);
+  }
+
+  it('a success message with the right channel from another origin, from a service-origin frame, or from the host page fires nothing', async () => {
+    const videoId = await world.registerVideo();
+    const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
+    const frame = await openOverlay(page);
+    await frame.getByRole('button', { name: /choose/i }).waitFor();
+    const message = forgedSuccess(channelOf(frame), videoId);
+
+    // A third origin.
+    await forge(page, await addFrame(page, `${world.other.origin}/blank.html`), message);
+    // The service's own origin, but another window than the one the widget opened.
+    await forge(page, await addFrame(page, `${world.service.address}/UploadWidget/Upload`), message);
+    // The host page itself.
+    const marker = `marker-${Math.random()}`;
+    await page.evaluate(([data, mark]) => {
+      window.postMessage(data, '*');
+      window.postMessage(mark, '*');
+    }, [message, marker] as const);
+    await page.waitForFunction((mark) => (window as unknown as { messages: { data: unknown }[] }).messages.some((m) => m.data === mark), marker);
+
+    expect(await waitForEvents(page, () => true)).toEqual([]);
+    // The layer is still open: a forged message did not end the widget either.
+    const ax = await AccessibleQuery.open(context, page);
+    expect(await ax.count('dialog', DIALOG_NAME)).toBe(1);
+    await closeOverlay(page);
+    const list = await waitForEvents(page, (all) => all.length > 0);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ type: 'failure', info: { reason: 'closed' } });
+  });
+
+  it('a forged success aimed at the popup form\'s opener fires nothing', async () => {
+    const videoId = await world.registerVideo();
+    const page = await hostPage('/popup.html', world.widgetAuth(videoId));
+    const popup = await openPopup(page);
+    const message = forgedSuccess(new URL(popup.url()).searchParams.get('channel')!, videoId);
+    await forge(page, await addFrame(page, `${world.service.address}/UploadWidget/Upload`), message);
+    await forge(page, await addFrame(page, `${world.other.origin}/blank.html`), message);
+    expect(await waitForEvents(page, () => true)).toEqual([]);
+
+    await chooseFile(page, popup, smallVideo);
+    const list = await waitForEvents(page, (all) => all.length > 0);
+    expect(list).toEqual([{ type: 'success', info: { videoId, fileName: 'small.mp4', fileSize: fileSize(smallVideo) } }]);
+  });
+});
