@@ -8,6 +8,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ServiceConfig } from '../config';
 import type { ServiceContext } from '../context';
+import { mediaDir } from '../media/paths';
 import { anyAddress, publicAddressesOnly, type AddressPolicy } from '../net/addressPolicy';
 import { bareHostname, pinnedLookup, systemResolver, vetHost, type Resolver } from '../net/vettedHost';
 import type { VideoRow } from '../storage/videos';
@@ -198,7 +199,7 @@ export async function downloadSource(
   const stop = AbortSignal.any([signal, deadline, stalled.signal]);
   const onIdle = () => stalled.abort();
 
-  const dir = join(service.config.dataDir, 'media', video.id);
+  const dir = mediaDir(service.config.dataDir, video.id);
   const temp = join(dir, `${TEMP_PREFIX}${randomBytes(8).toString('hex')}${TEMP_SUFFIX}`);
   try {
     await mkdir(dir, { recursive: true });
