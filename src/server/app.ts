@@ -14,6 +14,7 @@ import { apiRoutes } from './routes';
 import { ServiceSignals } from './signals';
 import { openDatabase } from './storage/db';
 import { VideoStore } from './storage/videos';
+import { createUploadService } from './upload/uploadService';
 
 export interface ServiceOptions {
   config: ServiceConfig;
@@ -45,10 +46,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // Before any request or worker runs: jobs cut off by the last stop go back to the queue.
   recoverInterruptedJobs(context);
   const worker = new ProcessingWorker(context, { concurrency: options.config.processingConcurrency });
+  const uploads = createUploadService(context);
+  // An upload whose finish hook never ran (crash, kill) is finished before new requests arrive.
+  await uploads.recheck();
   const routes: Route[] = apiRoutes(context, {
     onRegistered: (videoId, sourceGetType) => {
       if (sourceGetType === 2) enqueueJob(context, videoId, 'download');
     },
+    uploads,
   });
 
   const server = createServer(async (req, res) => {
@@ -86,6 +91,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     async close() {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
+      await uploads.close();
       // Running jobs are aborted and re-queued before the database closes under them.
       await worker.stop();
       await callbacks.stop();

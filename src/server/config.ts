@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Everything the service reads from its environment, checked once at start-up. */
 export interface ServiceConfig {
@@ -26,6 +27,8 @@ export interface ServiceConfig {
   ffmpegPath: string;
   /** @default 'ffprobe', found on PATH (env `FFPROBE_PATH`) */
   ffprobePath: string;
+  /** The widget's build output (`npm run build`), served under /Scripts/UploadWidget and /UploadWidget/assets. @default `<project>/dist` (env `DIST_DIR`) */
+  distDir: string;
   /** Largest file a server-side download (type 2) may store. @default the silverlight upload limit (env `DOWNLOAD_MAX_BYTES`) */
   downloadMaxBytes: number;
   /** A whole server-side download, first DNS lookup to last byte. @default 3 600 000 (1 h) (env `DOWNLOAD_TIMEOUT_MS`) */
@@ -47,6 +50,9 @@ export class ConfigError extends Error {
 }
 
 const GIB = 1024 ** 3;
+
+/** Two levels above src/server: the build output is found beside package.json, whatever the working directory. */
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -100,6 +106,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     processingConcurrency: integer(env, 'PROCESSING_CONCURRENCY', 2, 1, 64),
     ffmpegPath: env.FFMPEG_PATH || 'ffmpeg',
     ffprobePath: env.FFPROBE_PATH || 'ffprobe',
+    distDir: env.DIST_DIR ? resolve(env.DIST_DIR) : resolve(PROJECT_ROOT, 'dist'),
     downloadMaxBytes: integer(
       env,
       'DOWNLOAD_MAX_BYTES',

@@ -4,9 +4,13 @@ import { postVideoHandler, type OnRegistered } from './api/postVideo';
 import type { ServiceContext } from './context';
 import type { Route } from './http/router';
 import { mediaHandler } from './media/mediaHandler';
+import type { UploadService } from './upload/uploadService';
+import { widgetRoutes } from './widget/widgetRoutes';
 
 export interface RouteHooks {
   onRegistered?: OnRegistered;
+  /** The upload widget's tickets and tus endpoint; without it the widget's paths are not served. */
+  uploads?: UploadService;
 }
 
 /** Every path the service answers. */
@@ -17,5 +21,6 @@ export function apiRoutes(service: ServiceContext, hooks: RouteHooks = {}): Rout
     { method: 'GET', path: '/Api/Video/GetUserVideoList', handler: listVideosHandler(service, false) },
     { method: 'GET', path: '/Api/Video/GetUserVideoListByAId', handler: listVideosHandler(service, true) },
     { method: 'GET', path: '/Media/*', handler: mediaHandler(service) },
+    ...(hooks.uploads ? widgetRoutes(service, hooks.uploads) : []),
   ];
 }

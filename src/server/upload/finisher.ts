@@ -1,0 +1,83 @@
+import type { FileStore } from '@tus/file-store';
+import type { ServiceContext } from '../context';
+import { ApiError } from '../errors';
+import { markSourceStored } from '../processing/pipeline';
+import { VideoStatus } from '../storage/videos';
+import { mediaDir } from '../media/paths';
+import { placeSourceFile, sourceFileName } from './sourceFile';
+import type { UploadRows } from './uploadRows';
+
+/**
+ * Turns a complete tus upload into the video's source file and moves the video 8 → 5.
+ * tus answers the client even when its finish hook fails, so this must be safe to repeat: it
+ * runs from the hook, again at start-up for every complete upload whose video still waits,
+ * and when a page or a new upload finds such an upload.
+ */
+export class UploadFinisher {
+  private readonly inFlight = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly service: ServiceContext,
+    private readonly rows: UploadRows,
+    private readonly store: FileStore,
+  ) {}
+
+  /** Concurrent calls for one upload share one run, so two finishes never race on the same files. */
+  finish(uploadId: string): Promise<void> {
+    let running = this.inFlight.get(uploadId);
+    if (!running) {
+      running = this.finishOnce(uploadId).finally(() => this.inFlight.delete(uploadId));
+      this.inFlight.set(uploadId, running);
+    }
+    return running;
+  }
+
+  /** True when every byte of the upload is stored (and it can be finished). */
+  async isComplete(uploadId: string): Promise<boolean> {
+    const row = this.rows.get(uploadId);
+    if (!row) return false;
+    try {
+      return (await this.store.getUpload(uploadId)).offset === row.size;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Finishes every complete upload whose video still waits: the hook may not have run (crash, kill) before a restart. */
+  async recheck(): Promise<number> {
+    let finished = 0;
+    for (const row of this.rows.unfinishedOfWaitingVideos()) {
+      if (!(await this.isComplete(row.id))) continue;
+      try {
+        await this.finish(row.id);
+        finished++;
+        this.service.log.info('upload finished at start-up', { uploadId: row.id, videoId: row.video_id });
+      } catch (error) {
+        this.service.log.error('upload could not be finished at start-up', { uploadId: row.id, videoId: row.video_id, error: String(error) });
+      }
+    }
+    return finished;
+  }
+
+  /** Waits for finishes under way, so the database is not closed beneath them. */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  private async finishOnce(uploadId: string): Promise<void> {
+    const row = this.rows.get(uploadId);
+    if (!row) throw new ApiError('NOT_FOUND', 'the upload was replaced or removed');
+    if (row.finished_at !== null) return;
+    const video = this.service.videos.get(row.video_id);
+    if (!video || video.status !== VideoStatus.NotUploaded) throw new ApiError('WRONG_STATE', 'the video is not waiting for an uploaded file');
+    const upload = await this.store.getUpload(uploadId);
+    if (upload.offset !== row.size || !upload.storage?.path) throw new ApiError('WRONG_STATE', 'the upload is not complete');
+    const name = sourceFileName(row.file_name, row.file_type);
+    await placeSourceFile(upload.storage.path, mediaDir(this.service.config.dataDir, video.id), name);
+    this.service.db.transaction(() => {
+      this.rows.markFinished(uploadId, this.service.now());
+      markSourceStored(this.service, video.id, name, { needHandleSpecial: video.need_handle_special === 1 });
+    })();
+    this.service.log.info('upload stored', { uploadId, videoId: video.id, size: row.size });
+  }
+}

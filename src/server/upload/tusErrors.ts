@@ -1,0 +1,42 @@
+import type { Logger } from '../log';
+import { ApiError, ERRORS, isApiError, type ErrorName } from '../errors';
+
+/** A reply as @tus/server's `onResponseError` takes it. */
+export interface TusErrorReply {
+  status_code: number;
+  body: string;
+}
+
+function isTusError(value: unknown): value is TusErrorReply {
+  return typeof value === 'object' && value !== null && typeof (value as TusErrorReply).status_code === 'number';
+}
+
+/** tus's own failures keep their HTTP status (tus clients retry on 409 and 423), with a code from our table. */
+function kindOfTusStatus(status: number): ErrorName {
+  if (status === 413) return 'FILE_TOO_LARGE';
+  if (status === 404 || status === 410) return 'NOT_FOUND';
+  if (status >= 500) return 'INTERNAL';
+  return 'INVALID_PARAMETER';
+}
+
+/**
+ * Every error leaving the tus endpoint as `{AuthMsg:{ResultCode, ResultMessage}}`, like the API's.
+ * Our own ApiErrors (thrown by the hooks) carry their table status; tus's keep theirs.
+ */
+export function tusErrorReply(error: unknown, log: Logger): TusErrorReply {
+  let status: number;
+  let apiError: ApiError;
+  if (isApiError(error)) {
+    status = error.httpStatus;
+    apiError = error;
+  } else if (isTusError(error)) {
+    status = error.status_code;
+    const kind = kindOfTusStatus(status);
+    apiError = new ApiError(kind, kind === 'INTERNAL' ? undefined : String(error.body ?? '').trim() || undefined);
+  } else {
+    status = ERRORS.INTERNAL.http;
+    apiError = new ApiError('INTERNAL');
+  }
+  if (status >= 500) log.error('upload request failed', { error: String((error as Error)?.stack ?? error) });
+  return { status_code: status, body: JSON.stringify({ AuthMsg: { ResultCode: apiError.code, ResultMessage: apiError.resultMessage } }) };
+}

@@ -1,0 +1,103 @@
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { pageMessage, type PageMessage } from '../../shared/messages';
+import type { UploadPageBoot } from '../../shared/uploadPage';
+import type { WidgetLanguage } from '../../shared/widgetConfig';
+import type { ApiError } from '../errors';
+import { escapeHtml, jsonForScript } from './html';
+import type { NotifyTarget } from './pageQuery';
+
+/** Where the page's own files are served (see static routes). */
+export const ASSETS_PATH = '/UploadWidget/assets';
+
+/** Headers of both pages: never cached (they hold a ticket or echo a request), never sniffed, no referrer leaking the query. */
+const PAGE_HEADERS = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+} as const;
+
+function send(res: ServerResponse, status: number, headers: OutgoingHttpHeaders, html: string): void {
+  res.writeHead(status, { ...PAGE_HEADERS, ...headers, 'Content-Length': Buffer.byteLength(html) });
+  res.end(html);
+}
+
+const TITLES: Record<WidgetLanguage, string> = { en: 'Upload video', 'zh-CN': '上传视频' };
+
+/**
+ * The uploader page: only scripts and styles of this service, uploads only to it, and framed only
+ * by the host origin. The JSON data block is not script, so CSP needs no 'unsafe-inline'.
+ */
+export function sendUploadPage(res: ServerResponse, boot: UploadPageBoot, publicOrigin: string): void {
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self' ${publicOrigin}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${boot.hostOrigin}`,
+  ].join('; ');
+  const html = `<!doctype html>
+<html lang="${boot.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(TITLES[boot.lang])}</title>
+<link rel="stylesheet" href="${ASSETS_PATH}/uploader.css">
+<script type="application/json" id="upload-boot">${jsonForScript(boot)}</script>
+<script type="module" src="${ASSETS_PATH}/uploader.js"></script>
+</head>
+<body><div id="app"></div></body>
+</html>
+`;
+  send(res, 200, { 'Content-Security-Policy': csp }, html);
+}
+
+/** What `error.js` posts to the page that opened the widget. */
+export interface ErrorPageData {
+  targetOrigin: string;
+  messages: PageMessage[];
+}
+
+/** Path of the error page's one script; it only posts the data block's messages. */
+export const ERROR_SCRIPT_PATH = `${ASSETS_PATH}/error.js`;
+
+/**
+ * The validation error page: its whole visible text is `ErrorCode : <code>, ErrorMessage : <message>`.
+ * It may be framed anywhere, so the user sees why even when the host origin is the problem; it
+ * holds nothing to click. It reports to the host only through a trusted channel and origin.
+ */
+export function sendErrorPage(res: ServerResponse, error: ApiError, target: NotifyTarget | undefined): void {
+  const text = `ErrorCode : ${error.code}, ErrorMessage : ${error.resultMessage}`;
+  let report = '';
+  if (target) {
+    const data: ErrorPageData = {
+      targetOrigin: target.origin,
+      messages: [
+        pageMessage(target.channel, { type: 'ready', valid: false }),
+        pageMessage(target.channel, {
+          type: 'failure',
+          info: { videoId: target.videoId, reason: 'validation', code: error.code, message: error.resultMessage },
+        }),
+      ],
+    };
+    report = `<script type="application/json" id="upload-error">${jsonForScript(data)}</script>
+<script src="${ERROR_SCRIPT_PATH}" defer></script>
+`;
+  }
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Upload error</title>
+${report}</head>
+<body>${escapeHtml(text)}</body>
+</html>
+`;
+  const csp = "default-src 'none'; script-src 'self'; base-uri 'none'; form-action 'none'";
+  send(res, error.httpStatus, { 'Content-Security-Policy': csp }, html);
+}
