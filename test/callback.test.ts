@@ -248,7 +248,7 @@ describe('status callback', () => {
     const id = finish(service);
     await waitFor(() => expect(row(service, id).state).toBe('gave_up'));
     expect(row(service, id)).toMatchObject({ attempts: 0, last_error: 'no callbackUrl' });
-    expect(logs).toContainEqual(expect.objectContaining({ level: 'info', message: 'callback not sent: the app has no callbackUrl', videoId: id }));
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'info', message: 'callback not sent: no callbackUrl', videoId: id }));
   });
 
   it('keeps at most callbackConcurrency requests in flight and sends each row once at a time', async () => {

@@ -34,8 +34,10 @@ export function startCallbackDelivery(service: ServiceContext): CallbackDelivery
     const fields = { videoId: row.video_id, appId: row.app_id, videoStatus: row.video_status };
     const app = service.apps.get(row.app_id);
     if (!app?.callbackUrl) {
-      store.giveUp(row.id, 'no callbackUrl', service.now());
-      log.info('callback not sent: the app has no callbackUrl', fields);
+      // Nothing to retry: only a new APPS_FILE could change this, and it is read at start-up.
+      const reason = app ? 'no callbackUrl' : 'app no longer in APPS_FILE';
+      store.giveUp(row.id, reason, service.now());
+      log.info(`callback not sent: ${reason}`, fields);
       return;
     }
     const startedAt = service.now();
@@ -80,10 +82,8 @@ export function startCallbackDelivery(service: ServiceContext): CallbackDelivery
     timer = undefined;
     const free = config.callbackConcurrency - inFlight.size;
     if (free <= 0) return; // a finishing request pumps again
-    for (const row of store.due(service.now(), free + inFlight.size)) {
-      if (inFlight.size >= config.callbackConcurrency) return;
-      if (!inFlight.has(row.id)) start(row);
-    }
+    // A row in flight is not due (its claim moved next_attempt_at), so it cannot be picked twice.
+    for (const row of store.due(service.now(), free)) start(row);
     const next = store.nextAttemptAt();
     if (next === undefined) return;
     const wait = Math.min(Math.max(next - service.now(), MIN_WAKE_MS), MAX_WAKE_MS);
