@@ -41,8 +41,8 @@ export interface UploadPageBoot {
   /** Exact origin to post messages to. */
   hostOrigin: string;
   form: 'popup' | 'overlay';
-  /** The config's `lang`; null when it gave none, and the uploader follows the browser's language. */
-  lang: WidgetLanguage | null;
+  /** The config's `lang`, else the browser's first language (Accept-Language). */
+  lang: WidgetLanguage;
   /** Absolute URL of the tus endpoint. */
   tusEndpoint: string;
   /** Signed, expiring ticket bound to this app and video; sent as the `Upload-Ticket` header on every tus request. */

@@ -59,15 +59,15 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
 
   let closed = false;
   let succeeded = false;
-  let busy = false;
 
+  // A close ends the widget: later messages are not heard, and without a success it is a failure.
   const close = () => {
     if (closed) return;
     closed = true;
     stopListening();
     postClose(link);
     container.remove();
-    if (!succeeded) emit(handlers.onFailure, { videoId, reason: 'closed', message: busy ? texts.closedWhileUploading : texts.closed });
+    if (!succeeded) emit(handlers.onFailure, { videoId, reason: 'closed', message: texts.closed });
   };
 
   const openContainer = (): Container => {
@@ -110,7 +110,6 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
       case 'success':
         if (succeeded) return;
         succeeded = true;
-        busy = false;
         emit(handlers.onSuccess, message.info);
         return;
       case 'failure':
@@ -119,14 +118,9 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
       case 'error':
         emit(handlers.onError, message.info);
         return;
-      case 'uploading':
-        busy = message.busy;
-        return;
+      // 'ready' and 'uploading' need nothing from the loader.
       case 'close':
         close();
-        return;
-      case 'ready':
-        return;
     }
   };
   const stopListening = listenToPage(link, onMessage);

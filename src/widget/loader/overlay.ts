@@ -21,17 +21,13 @@ const HOST_STYLE: Record<string, string> = {
   'z-index': '2147483647',
 };
 
-/** Lives in a closed shadow root, so it neither reaches the host page nor is reached by it. */
-const CSS = `
-*{box-sizing:border-box}
-.backdrop{position:fixed;inset:0;background:rgba(15,23,42,.55)}
-.dialog{position:fixed;display:flex;flex-direction:column;width:min(640px,calc(100vw - 16px));height:min(560px,calc(100vh - 16px));background:#fff;border-radius:10px;box-shadow:0 12px 40px rgba(0,0,0,.35);overflow:hidden}
-.bar{display:flex;justify-content:flex-end;padding:4px;background:#f1f5f9}
-.close{all:unset;cursor:pointer;font:20px/1 system-ui,sans-serif;color:#334155;width:32px;height:32px;text-align:center;border-radius:6px}
-.close:hover{background:#e2e8f0}
-.close:focus-visible{outline:2px solid #2563eb}
-iframe{flex:1;width:100%;border:0;display:block}
-`;
+/** Lives in a closed shadow root, so it neither reaches the host page nor is reached by it (short class names: the loader is size-bound). */
+const CSS =
+  '.b{position:fixed;inset:0;background:#0f172a8c}' +
+  '.d{position:fixed;display:flex;flex-direction:column;width:min(640px,calc(100vw - 16px));height:min(560px,calc(100vh - 16px));background:#fff;border-radius:10px;box-shadow:0 12px 40px #0006;overflow:hidden}' +
+  '.c{all:unset;align-self:flex-end;cursor:pointer;font:20px/32px system-ui,sans-serif;color:#334155;width:32px;text-align:center}' +
+  '.c:focus-visible{outline:2px solid #2563eb}' +
+  'iframe{flex:1;border:0}';
 
 /**
  * A modal layer holding the upload page's iframe, in `hostWindow` (the current window or its
@@ -53,43 +49,26 @@ export function openOverlay(
   for (const [name, value] of Object.entries(HOST_STYLE)) host.style.setProperty(name, value, 'important');
   const root = host.attachShadow({ mode: 'closed' });
 
-  const style = doc.createElement('style');
-  style.textContent = CSS;
-  const backdrop = doc.createElement('div');
-  backdrop.className = 'backdrop';
-
-  const dialog = doc.createElement('div');
-  dialog.className = 'dialog';
-  dialog.setAttribute('role', 'dialog');
-  dialog.setAttribute('aria-modal', 'true');
-  dialog.setAttribute('aria-label', texts.dialog);
-  dialog.style.left = layout.left ?? '50%';
-  dialog.style.top = layout.top ?? '50%';
-  dialog.style.transform = `translate(${layout.left ? '0' : '-50%'},${layout.top ? '0' : '-50%'})`;
-
-  const bar = doc.createElement('div');
-  bar.className = 'bar';
-  const closeButton = doc.createElement('button');
-  closeButton.type = 'button';
-  closeButton.className = 'close';
-  closeButton.setAttribute('aria-label', texts.close);
-  closeButton.textContent = '×';
-  closeButton.addEventListener('click', onCloseRequest);
-  bar.append(closeButton);
-
-  const frame = doc.createElement('iframe');
-  frame.title = texts.dialog;
-
+  // Built node by node (no innerHTML): host pages that enforce Trusted Types would refuse markup strings.
+  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string>, ...children: (Node | string)[]) => {
+    const element = doc.createElement(tag);
+    for (const name in attributes) element.setAttribute(name, attributes[name]!);
+    element.append(...children);
+    return element;
+  };
+  const closeButton = el('button', { type: 'button', class: 'c', 'aria-label': texts.close }, '×');
+  const frame = el('iframe', { title: texts.dialog });
   // Focus sentinels: Tab past the iframe lands on the end one and wraps to the close button;
   // Shift+Tab before the close button wraps to the iframe. The iframe's own keys are invisible to us.
-  const sentinel = (onFocus: () => void) => {
-    const edge = doc.createElement('span');
-    edge.tabIndex = 0;
-    edge.addEventListener('focus', onFocus);
-    return edge;
-  };
-  dialog.append(sentinel(() => frame.focus()), bar, frame, sentinel(() => closeButton.focus()));
-  root.append(style, backdrop, dialog);
+  const start = el('span', { tabindex: '0' });
+  const end = el('span', { tabindex: '0' });
+  start.onfocus = () => frame.focus();
+  end.onfocus = () => closeButton.focus();
+  closeButton.onclick = onCloseRequest;
+  const dialog = el('div', { class: 'd', role: 'dialog', 'aria-modal': 'true', 'aria-label': texts.dialog }, start, closeButton, frame, end);
+  // Centred on an axis unless placed on it.
+  dialog.style.cssText = `left:${layout.left ?? '50%'};top:${layout.top ?? '50%'};transform:translate(${layout.left ? 0 : '-50%'},${layout.top ? 0 : '-50%'})`;
+  root.append(el('style', {}, CSS), el('div', { class: 'b' }), dialog);
 
   // Focus anywhere else in the host page (a click, a script) comes back to the layer.
   const onFocusIn = (event: FocusEvent) => {

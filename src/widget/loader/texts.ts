@@ -6,13 +6,11 @@ const TEXTS = {
     dialog: 'Upload video',
     close: 'Close',
     closed: 'The upload widget was closed before a file was uploaded.',
-    closedWhileUploading: 'The upload widget was closed during the upload; choose the same file again to resume.',
   },
   'zh-CN': {
     dialog: '上传视频',
     close: '关闭',
     closed: '上传窗口已关闭，未上传文件。',
-    closedWhileUploading: '上传过程中窗口被关闭；再次选择同一文件即可继续上传。',
   },
 } as const satisfies Record<WidgetLanguage, Record<string, string>>;
 

@@ -41,26 +41,31 @@ const DEFAULTS = {
 
 const REQUIRED = ['appId', 'timestamp', 'token', 'videoId'] as const;
 const HANDLERS = ['onSuccess', 'onFailure', 'onError'] as const satisfies readonly (keyof UploadEventHandlers)[];
-const OVERLAY_ONLY = ['left', 'top', 'isTop'] as const satisfies readonly (keyof OverlayOptions)[];
-const COMMON: ReadonlySet<string> = new Set([...REQUIRED, 'uploadType', 'needHandleSepcial', 'lang', ...HANDLERS]);
+const OVERLAY_ONLY: readonly string[] = ['left', 'top', 'isTop'] satisfies readonly (keyof OverlayOptions)[];
+const COMMON: readonly string[] = [...REQUIRED, 'uploadType', 'needHandleSepcial', 'lang', ...HANDLERS];
 
-const UPLOAD_TYPES: readonly UploadType[] = ['flash', 'silverlight'];
-const LANGUAGES: readonly WidgetLanguage[] = ['en', 'zh-CN'];
-
+const oneOf = <T extends string>(...values: T[]) => (value: unknown) => values.includes(value as T);
+const isBoolean = (value: unknown) => typeof value === 'boolean';
 /** Non-negative lengths only: a negative offset would push the layer out of sight. */
-const CSS_LENGTH = /^(?:0|(?:\d+|\d*\.\d+)(?:px|%|em|rem|vw|vh|vmin|vmax|ch|ex|pt|pc|cm|mm|in))$/i;
+const isCssLength = (value: unknown) =>
+  typeof value === 'string' && /^(?:0|(?:\d+|\d*\.\d+)(?:px|%|em|rem|vw|vh|vmin|vmax|ch|ex|pt|pc|cm|mm|in))$/i.test(value.trim());
+const LENGTH = 'a CSS length such as "120px" or "10%"';
+
+/** The optional options in the order of the spec's table, so the first problem reported is the one the service would report. */
+const RULES: [key: string, valid: (value: unknown) => boolean, expected: string][] = [
+  ['uploadType', oneOf<UploadType>('flash', 'silverlight'), '"flash" or "silverlight"'],
+  ['needHandleSepcial', isBoolean, 'true or false'],
+  ['isTop', isBoolean, 'true or false'],
+  ['left', isCssLength, LENGTH],
+  ['top', isCssLength, LENGTH],
+  ['lang', oneOf<WidgetLanguage>('en', 'zh-CN'), '"en" or "zh-CN"'],
+];
 
 function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'string' ? `"${value}"` : `a ${typeof value}`;
+  return typeof value === 'string' ? `"${value}"` : value === null ? 'null' : `a ${Array.isArray(value) ? 'list' : typeof value}`;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
+const fail = (message: string) => new TypeError(`openUpload: ${message}`);
 
 /**
  * Throws for mistakes in how `openUpload` is called (not an object, unknown option, a handler that
@@ -69,30 +74,26 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * `ErrorCode : <code>, ErrorMessage : <message>` page the service shows, without a request.
  */
 export function checkConfig(raw: unknown, form: WidgetForm): ConfigCheck {
-  if (!isPlainObject(raw)) throw new TypeError(`openUpload: expected a configuration object, got ${describe(raw)}`);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw fail(`expected a configuration object, got ${describe(raw)}`);
+  const options = raw as Record<string, unknown>;
 
-  for (const key of Object.keys(raw)) {
-    if (COMMON.has(key)) continue;
-    if ((OVERLAY_ONLY as readonly string[]).includes(key)) {
-      if (form === 'overlay') continue;
-      throw new TypeError(`openUpload: \`${key}\` is an option of the overlay form (UploadABoxWidget, or form: 'overlay'), not of the popup`);
-    }
-    throw new TypeError(`openUpload: unknown option \`${key}\``);
+  for (const key in options) {
+    if (COMMON.includes(key) || (form === 'overlay' && OVERLAY_ONLY.includes(key))) continue;
+    throw fail(OVERLAY_ONLY.includes(key) ? `\`${key}\` is an option of the overlay form only` : `unknown option \`${key}\``);
   }
 
   const handlers: UploadEventHandlers = {};
   for (const name of HANDLERS) {
-    const handler = raw[name];
-    if (handler === undefined) continue;
-    if (typeof handler !== 'function') throw new TypeError(`openUpload: \`${name}\` must be a function, got ${describe(handler)}`);
+    const handler = options[name];
+    if (handler !== undefined && typeof handler !== 'function') throw fail(`\`${name}\` must be a function, got ${describe(handler)}`);
     handlers[name] = handler as never;
   }
 
-  const videoId = typeof raw.videoId === 'string' ? raw.videoId.trim() : '';
-  const problem = findProblem(raw);
+  const videoId = typeof options.videoId === 'string' ? options.videoId.trim() : '';
+  const problem = findProblem(options);
   if (problem) return { ok: false, problem, handlers, videoId };
 
-  const str = (key: (typeof REQUIRED)[number]) => (raw[key] as string).trim();
+  const str = (key: (typeof REQUIRED)[number]) => (options[key] as string).trim();
   return {
     ok: true,
     handlers,
@@ -102,45 +103,28 @@ export function checkConfig(raw: unknown, form: WidgetForm): ConfigCheck {
       timestamp: str('timestamp'),
       token: str('token'),
       videoId,
-      uploadType: (raw.uploadType as UploadType | undefined) ?? DEFAULTS.uploadType,
-      needHandleSepcial: (raw.needHandleSepcial as boolean | undefined) ?? DEFAULTS.needHandleSepcial,
-      lang: raw.lang as WidgetLanguage | undefined,
-      left: (raw.left as string | undefined)?.trim(),
-      top: (raw.top as string | undefined)?.trim(),
-      isTop: (raw.isTop as boolean | undefined) ?? DEFAULTS.isTop,
+      uploadType: (options.uploadType as UploadType | undefined) ?? DEFAULTS.uploadType,
+      needHandleSepcial: (options.needHandleSepcial as boolean | undefined) ?? DEFAULTS.needHandleSepcial,
+      lang: options.lang as WidgetLanguage | undefined,
+      left: (options.left as string | undefined)?.trim(),
+      top: (options.top as string | undefined)?.trim(),
+      isTop: (options.isTop as boolean | undefined) ?? DEFAULTS.isTop,
     },
   };
 }
 
-const invalid = (message: string): ConfigProblem => ({ code: '106', message: `Invalid Parameter: ${message}` });
-
-/** In the order of the spec's option table, so the first problem reported is the one the service would report. */
-function findProblem(raw: Record<string, unknown>): ConfigProblem | undefined {
+/** Codes and wording as the service's for the same failure (src/server/errors.ts, http/params.ts). */
+function findProblem(options: Record<string, unknown>): ConfigProblem | undefined {
+  const invalid = (key: string, expected: string): ConfigProblem => ({
+    code: '106',
+    message: `Invalid Parameter: ${key} must be ${expected}, got ${describe(options[key])}`,
+  });
   for (const key of REQUIRED) {
-    const value = raw[key];
-    // Blank counts as missing, as on the service (src/server/http/params.ts).
-    if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
-      return { code: '101', message: `Missing Parameter: ${key}` };
-    }
-    if (typeof value !== 'string') return invalid(`${key} must be a string, got ${describe(value)}`);
+    const value = options[key];
+    // Blank counts as missing, as on the service.
+    if (value == null || (typeof value === 'string' && !value.trim())) return { code: '101', message: `Missing Parameter: ${key}` };
+    if (typeof value !== 'string') return invalid(key, 'a string');
   }
-  if (raw.uploadType !== undefined && !UPLOAD_TYPES.includes(raw.uploadType as UploadType)) {
-    return invalid(`uploadType must be "flash" or "silverlight", got ${describe(raw.uploadType)}`);
-  }
-  if (raw.needHandleSepcial !== undefined && typeof raw.needHandleSepcial !== 'boolean') {
-    return invalid(`needHandleSepcial must be true or false, got ${describe(raw.needHandleSepcial)}`);
-  }
-  if (raw.isTop !== undefined && typeof raw.isTop !== 'boolean') {
-    return invalid(`isTop must be true or false, got ${describe(raw.isTop)}`);
-  }
-  for (const key of ['left', 'top'] as const) {
-    const value = raw[key];
-    if (value !== undefined && (typeof value !== 'string' || !CSS_LENGTH.test(value.trim()))) {
-      return invalid(`${key} must be a CSS length such as "120px" or "10%", got ${describe(value)}`);
-    }
-  }
-  if (raw.lang !== undefined && !LANGUAGES.includes(raw.lang as WidgetLanguage)) {
-    return invalid(`lang must be "en" or "zh-CN", got ${describe(raw.lang)}`);
-  }
+  for (const [key, valid, expected] of RULES) if (options[key] !== undefined && !valid(options[key])) return invalid(key, expected);
   return undefined;
 }

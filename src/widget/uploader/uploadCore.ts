@@ -1,0 +1,164 @@
+import { Upload, type DetailedError, type UploadOptions } from 'tus-js-client';
+import { TICKET_HEADER } from '../../shared/uploadPage';
+
+export interface UploadRequest {
+  /** The File itself: tus-js-client slices it, so it is never read into memory whole. */
+  file: File;
+  fingerprint: string;
+  videoId: string;
+  endpoint: string;
+  ticket: string;
+  /** An earlier upload of this same file to continue (from the boot data), or null to create one. */
+  resume: { uploadUrl: string; offset: number } | null;
+}
+
+export interface UploadListeners {
+  /** Bytes the service has or is receiving, counted from the start of the file. */
+  onProgress(bytesSent: number, bytesTotal: number): void;
+  onSuccess(): void;
+  /** The service said no (4xx): retrying cannot help. `code` is its ResultCode when the body carried an AuthMsg. */
+  onRefused(code: string | undefined): void;
+  /** Network failures (or stalls) outlasted the retries; `bytesUploaded` is what the service confirmed. */
+  onNetworkError(bytesUploaded: number): void;
+}
+
+/** Pausing aborts the request in flight; the service keeps what it received, so resuming (or choosing the same file later) continues from there. */
+export interface UploadControl {
+  pause(): void;
+  resume(): void;
+}
+
+export type StartUpload = (request: UploadRequest, listeners: UploadListeners) => UploadControl;
+
+export interface UploadTuning {
+  /** tus-js-client waits these before each retry; the list's length is the number of retries. */
+  retryDelays: number[];
+  /** No progress and no response for this long counts as a hung request. */
+  stallMs: number;
+  /** Bytes per PATCH: bounded request bodies pass proxies, and a lost request costs at most this much. */
+  chunkSize: number;
+}
+
+export const DEFAULT_TUNING = {
+  retryDelays: [0, 1000, 3000, 5000, 10000],
+  stallMs: 30_000,
+  chunkSize: 8 * 1024 * 1024,
+} as const satisfies UploadTuning;
+
+type TusUpload = Pick<Upload, 'start' | 'abort'>;
+export type CreateTusUpload = (file: File, options: UploadOptions) => TusUpload;
+
+/** The ResultCode of a JSON `{AuthMsg}` body, which is how the service words a refusal. */
+function resultCode(body: string | undefined): string | undefined {
+  try {
+    const code = (JSON.parse(body ?? '') as { AuthMsg?: { ResultCode?: unknown } }).AuthMsg?.ResultCode;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function statusOf(error: Error): number {
+  return (error as DetailedError).originalResponse?.getStatus() ?? 0;
+}
+
+/**
+ * Retries what may pass on a second try: no response, 5xx, a locked upload (423) and tus's own
+ * offset conflict (409 without an AuthMsg). A 4xx from the service itself is final.
+ */
+export function isRetryable(error: Error, online: boolean): boolean {
+  const status = statusOf(error);
+  if (status === 0) return online;
+  if (status >= 500) return true;
+  if (status === 423) return true;
+  if (status === 409) return resultCode((error as DetailedError).originalResponse?.getBody()) === undefined;
+  return status < 400;
+}
+
+/**
+ * One file's upload over tus, with the ticket on every request and a stall watchdog: tus-js-client's
+ * XHR request can hang forever after an abort or a silent network drop, and no retry would follow.
+ */
+export function tusUpload(
+  request: UploadRequest,
+  listeners: UploadListeners,
+  tuning: UploadTuning = DEFAULT_TUNING,
+  createUpload: CreateTusUpload = (file, options) => new Upload(file, options),
+): UploadControl {
+  const { file } = request;
+  let confirmed = request.resume?.offset ?? 0;
+  let lastActivity = Date.now();
+  let stalls = 0;
+  let watchdog: ReturnType<typeof setInterval> | undefined;
+  const touch = () => {
+    lastActivity = Date.now();
+  };
+  const stopWatchdog = () => {
+    clearInterval(watchdog);
+    watchdog = undefined;
+  };
+
+  const upload = createUpload(file, {
+    endpoint: request.endpoint,
+    uploadUrl: request.resume?.uploadUrl ?? null,
+    chunkSize: tuning.chunkSize,
+    retryDelays: tuning.retryDelays,
+    headers: { [TICKET_HEADER]: request.ticket },
+    metadata: { filename: file.name, filetype: file.type || 'application/octet-stream', fingerprint: request.fingerprint },
+    // The service holds the resume state (boot.resume); browser storage is refused in cross-site iframes anyway.
+    storeFingerprintForResuming: false,
+    // tus-js-client's default fingerprint ignores which video this is; never let it match another video's upload.
+    fingerprint: async () => `${request.videoId}:${request.fingerprint}`,
+    onBeforeRequest: touch,
+    onAfterResponse: touch,
+    onProgress(bytesSent, bytesTotal) {
+      touch();
+      listeners.onProgress(bytesSent, bytesTotal);
+    },
+    onChunkComplete(_chunk, bytesAccepted) {
+      if (bytesAccepted > confirmed) stalls = 0;
+      confirmed = Math.max(confirmed, bytesAccepted);
+    },
+    onShouldRetry: (error) => isRetryable(error, typeof navigator === 'undefined' || navigator.onLine !== false),
+    onSuccess() {
+      stopWatchdog();
+      listeners.onSuccess();
+    },
+    onError(error) {
+      stopWatchdog();
+      const status = statusOf(error);
+      if (status >= 400 && status < 500) listeners.onRefused(resultCode((error as DetailedError).originalResponse?.getBody()));
+      else listeners.onNetworkError(confirmed);
+    },
+  });
+
+  const run = () => {
+    touch();
+    upload.start();
+    watchdog ??= setInterval(() => {
+      if (Date.now() - lastActivity < tuning.stallMs) return;
+      void upload.abort();
+      stalls += 1;
+      if (stalls > tuning.retryDelays.length) {
+        stopWatchdog();
+        listeners.onNetworkError(confirmed);
+        return;
+      }
+      // start() after abort() asks the service for its offset (HEAD) and continues from there.
+      touch();
+      upload.start();
+    }, Math.max(250, tuning.stallMs / 4));
+  };
+
+  run();
+  return {
+    pause() {
+      stopWatchdog();
+      void upload.abort();
+    },
+    resume() {
+      stalls = 0;
+      run();
+    },
+  };
+}
