@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PageMessage } from '../src/shared/messages';
+import type { UploadPageBoot } from '../src/shared/uploadPage';
+import type { ErrorPageData } from '../src/server/widget/pages';
+import { VideoStatus } from '../src/server/storage/videos';
+import { startTestService, TEST_APPS, type TestService } from './support/service';
+import { bodyText, CHANNEL, getPage, HOST_ORIGIN, jsonBlock, pageQuery, registerVideo } from './uploadHelpers';
+
+const SHOP = 'https://shop.example';
+const APPS = [...TEST_APPS, { appId: 'app-c', appSecret: 'secret-of-app-c-0123456789', allowedOrigins: [SHOP] }];
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService({ apps: APPS });
+});
+afterAll(() => service.stop(true));
+
+async function expectErrorPage(query: URLSearchParams, code: string, message: string, status: number) {
+  const page = await getPage(service, query);
+  expect(page.status).toBe(status);
+  expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(bodyText(page.html)).toBe(`ErrorCode : ${code}, ErrorMessage : ${message}`);
+  return page;
+}
+
+describe('GET /UploadWidget/Upload: a valid request', () => {
+  it('serves the uploader page with its boot data and no secret', async () => {
+    const videoId = await registerVideo(service);
+    const page = await getPage(service, pageQuery(service, videoId));
+    expect(page.status).toBe(200);
+    const boot = jsonBlock<UploadPageBoot>(page.html, 'upload-boot')!;
+    expect(boot).toMatchObject({
+      videoId,
+      channel: CHANNEL,
+      hostOrigin: HOST_ORIGIN,
+      form: 'overlay',
+      lang: 'en',
+      tusEndpoint: `${service.address}/UploadWidget/files/`,
+      maxFileSize: service.context.config.maxUploadBytesFlash,
+      resume: null,
+    });
+    expect(boot.ticket).toMatch(/^[\w-]+\.[\w-]+$/);
+    expect(page.html).toContain('<div id="app"></div>');
+    expect(page.html).toContain('<link rel="stylesheet" href="/UploadWidget/assets/uploader.css">');
+    expect(page.html).toContain('<script type="module" src="/UploadWidget/assets/uploader.js"></script>');
+    for (const app of APPS) expect(page.html).not.toContain(app.appSecret);
+  });
+
+  it('sends a strict CSP framing it only into the host origin, and no caching or referrer', async () => {
+    const page = await getPage(service, pageQuery(service, await registerVideo(service)));
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain(`frame-ancestors ${HOST_ORIGIN}`);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('takes the limit from uploadType and the language from lang or Accept-Language', async () => {
+    const videoId = await registerVideo(service);
+    const silverlight = jsonBlock<UploadPageBoot>((await getPage(service, pageQuery(service, videoId, { uploadType: 'silverlight', lang: 'zh-CN' }))).html, 'upload-boot')!;
+    expect(silverlight.maxFileSize).toBe(service.context.config.maxUploadBytesSilverlight);
+    expect(silverlight.lang).toBe('zh-CN');
+    const res = await fetch(`${service.address}/UploadWidget/Upload?${pageQuery(service, videoId, { uploadType: undefined })}`, {
+      headers: { 'Accept-Language': 'zh-TW,zh;q=0.9,en;q=0.5' },
+    });
+    const byBrowser = jsonBlock<UploadPageBoot>(await res.text(), 'upload-boot')!;
+    expect(byBrowser.lang).toBe('zh-CN');
+    expect(byBrowser.maxFileSize).toBe(service.context.config.maxUploadBytesFlash);
+  });
+
+  it('with allowedOrigins, posts to and is framed by the registered origin the loader reports', async () => {
+    const videoId = await registerVideo(service, 'app-c');
+    const page = await getPage(service, pageQuery(service, videoId, { origin: SHOP }, 'app-c'));
+    expect(jsonBlock<UploadPageBoot>(page.html, 'upload-boot')!.hostOrigin).toBe(SHOP);
+    expect(page.headers.get('content-security-policy')).toContain(`frame-ancestors ${SHOP}`);
+  });
+});
+
+describe('GET /UploadWidget/Upload: the error page', () => {
+  it('shows exactly "ErrorCode : 104, ErrorMessage : App SecretKey Error" for a bad token', async () => {
+    const videoId = await registerVideo(service);
+    const page = await expectErrorPage(pageQuery(service, videoId, { token: '0'.repeat(32) }), '104', 'App SecretKey Error', 401);
+    expect(jsonBlock(page.html, 'upload-boot')).toBeUndefined();
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it('tells the host through its channel, at its origin, why the upload cannot start', async () => {
+    const videoId = await registerVideo(service);
+    const page = await getPage(service, pageQuery(service, videoId, { token: '0'.repeat(32) }));
+    const data = jsonBlock<ErrorPageData>(page.html, 'upload-error')!;
+    expect(data.targetOrigin).toBe(HOST_ORIGIN);
+    expect(data.messages.at(-1)).toEqual({
+      protocol: 'open-upload/1',
+      channel: CHANNEL,
+      type: 'failure',
+      info: { videoId, reason: 'validation', code: '104', message: 'App SecretKey Error' },
+    } satisfies PageMessage);
+    expect(page.html).toContain('<script src="/UploadWidget/assets/error.js" defer></script>');
+    const script = await fetch(`${service.address}/UploadWidget/assets/error.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await script.text()).toContain('postMessage(data.messages[i], data.targetOrigin)');
+  });
+
+  it('refuses a timestamp more than 600 seconds old (103)', async () => {
+    const videoId = await registerVideo(service);
+    const stale = service.auth('app-a', Date.now() - 601_000);
+    await expectErrorPage(
+      pageQuery(service, videoId, { timestamp: stale.Timestamp, token: stale.Token }),
+      '103',
+      'Timestamp Expired: more than 600 seconds from the server time',
+      401,
+    );
+  });
+
+  it('refuses an unknown app (102), an unknown video and another app\'s video alike (105)', async () => {
+    const videoId = await registerVideo(service);
+    await expectErrorPage(pageQuery(service, videoId, { appId: 'nobody' }), '102', 'AppId Not Exist', 401);
+    await expectErrorPage(pageQuery(service, 'no-such-video'), '105', 'Video Not Exist', 404);
+    const othersVideo = await registerVideo(service, 'app-b');
+    await expectErrorPage(pageQuery(service, othersVideo), '105', 'Video Not Exist', 404);
+  });
+
+  it('refuses a video that already has its file or is downloaded by the server (107)', async () => {
+    const uploaded = await registerVideo(service);
+    service.context.videos.transition(uploaded, [VideoStatus.NotUploaded], VideoStatus.WaitingForTranscoding);
+    await expectErrorPage(pageQuery(service, uploaded), '107', 'Video Status Error: the video already has its file', 409);
+    const downloaded = await registerVideo(service, 'app-a', 2);
+    const page = await getPage(service, pageQuery(service, downloaded));
+    expect(page.status).toBe(409);
+    expect(bodyText(page.html)).toMatch(/^ErrorCode : 107, ErrorMessage : Video Status Error: /);
+  });
+
+  it('names a missing option (101) and a wrong one (106)', async () => {
+    const videoId = await registerVideo(service);
+    await expectErrorPage(pageQuery(service, videoId, { videoId: undefined }), '101', 'Missing Parameter: videoId', 400);
+    await expectErrorPage(pageQuery(service, videoId, { token: undefined }), '101', 'Missing Parameter: token', 400);
+    await expectErrorPage(pageQuery(service, videoId, { channel: undefined }), '101', 'Missing Parameter: channel', 400);
+    await expectErrorPage(pageQuery(service, videoId, { uploadType: 'html5' }), '106', 'Invalid Parameter: uploadType must be one of flash, silverlight', 400);
+    await expectErrorPage(pageQuery(service, videoId, { needHandleSepcial: 'yes' }), '106', 'Invalid Parameter: needHandleSepcial must be one of true, false', 400);
+    await expectErrorPage(pageQuery(service, videoId, { origin: 'javascript:alert(1)' }), '106', 'Invalid Parameter: origin must be an http(s) origin like https://example.com', 400);
+  });
+
+  it('refuses a host origin outside the app\'s allowedOrigins (108) and posts nothing to it', async () => {
+    const videoId = await registerVideo(service, 'app-c');
+    const page = await expectErrorPage(pageQuery(service, videoId, {}, 'app-c'), '108', "No Permission: the page is not on one of the app's allowedOrigins", 403);
+    expect(jsonBlock(page.html, 'upload-error')).toBeUndefined();
+  });
+
+  it('echoes hostile values only escaped', async () => {
+    const hostile = '</script><script>alert(1)</script><!--';
+    const page = await getPage(service, pageQuery(service, hostile, { channel: '"><img src=x onerror=alert(1)>' }));
+    expect(page.status).toBe(400);
+    expect(page.html).not.toContain('<img');
+    expect(page.html).not.toContain('<script>alert');
+    const reported = await getPage(service, pageQuery(service, hostile));
+    expect(reported.html).not.toContain('<script>alert');
+    expect(reported.html).not.toContain('<!--');
+    const data = jsonBlock<ErrorPageData>(reported.html, 'upload-error')!;
+    expect(data.messages.at(-1)).toMatchObject({ type: 'failure', info: { videoId: hostile, code: '105' } });
+  });
+});
