@@ -233,3 +233,10 @@ describe('500 Internal Error', () => {
     expect((await service.post({ ...service.auth(), VideoTitle: 't', SourceFileGetType: '1' })).status).toBe(200);
   });
 });
+
+describe('the log of all the failures above', () => {
+  it('names no AppSecret', () => {
+    expect(logLines.length).toBeGreaterThan(0);
+    for (const app of TEST_APPS) expect(logLines.join('\n')).not.toContain(app.appSecret);
+  });
+});
