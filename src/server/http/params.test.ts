@@ -83,6 +83,17 @@ describe('readFormBody', () => {
     expect(await kindOf(readFormBody(streamed))).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it('reports a body cut off by the client as 106, not an internal error', async () => {
+    const stream = new Readable({
+      read() {
+        this.push('VideoTitle=');
+        this.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+      },
+    });
+    const cut = Object.assign(stream, { headers: FORM }) as unknown as IncomingMessage;
+    expect(await kindOf(readFormBody(cut))).toBe('INVALID_PARAMETER');
+  });
+
   it('accepts a body of exactly the limit', async () => {
     const body = 'a=' + 'x'.repeat(MAX_FORM_BYTES - 2);
     expect((await readFormBody(request([body], FORM))).get('a')).toHaveLength(MAX_FORM_BYTES - 2);

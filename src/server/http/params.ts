@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from '../errors';
+import { ApiError, isApiError } from '../errors';
 
 /** Form bodies of the API are small; anything larger is refused before it is buffered. */
 export const MAX_FORM_BYTES = 64 * 1024;
@@ -37,10 +37,16 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (declared > limit) throw new ApiError('PAYLOAD_TOO_LARGE', `form body over ${limit} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new ApiError('PAYLOAD_TOO_LARGE', `form body over ${limit} bytes`);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw new ApiError('PAYLOAD_TOO_LARGE', `form body over ${limit} bytes`);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (isApiError(error)) throw error;
+    // A client that goes away mid-body is its own fault, not an internal error worth a log line.
+    throw new ApiError('INVALID_PARAMETER', 'the body was cut off');
   }
   return Buffer.concat(chunks);
 }
