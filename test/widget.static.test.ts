@@ -1,0 +1,107 @@
+import { request } from 'node:http';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './support/service';
+
+let service: TestService;
+let dist: string;
+
+/** Stand-ins for the vite build output, in a temporary DIST_DIR only. */
+function writeBuild(dir: string): void {
+  mkdirSync(join(dir, 'Scripts', 'UploadWidget'), { recursive: true });
+  mkdirSync(join(dir, 'upload'), { recursive: true });
+  writeFileSync(join(dir, 'Scripts', 'UploadWidget', 'initUploadWidget.js'), 'window.UploadWidget={};\n');
+  writeFileSync(join(dir, 'Scripts', 'UploadWidget', 'initUploadABoxWidget.js'), 'window.UploadABoxWidget={};\n');
+  writeFileSync(join(dir, 'Scripts', 'secret.js'), 'not for the web\n');
+  writeFileSync(join(dir, 'upload', 'uploader.js'), 'export {};\n');
+  writeFileSync(join(dir, 'upload', 'uploader.css'), '#app{}\n');
+  writeFileSync(join(dir, 'upload', 'notes.txt'), 'not served\n');
+}
+
+beforeAll(async () => {
+  dist = mkdtempSync(join(tmpdir(), 'ovu-dist-'));
+  writeBuild(dist);
+  service = await startTestService({ config: { distDir: dist } });
+});
+afterAll(async () => {
+  await service.stop(true);
+  rmSync(dist, { recursive: true, force: true });
+});
+
+/** A raw request, so the path reaches the service exactly as written (fetch would normalise `..`). */
+function rawGet(path: string): Promise<number> {
+  const { hostname, port } = new URL(service.address);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, path, method: 'GET' }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the loader scripts', () => {
+  it('are served as JavaScript any site may load, revalidated by ETag', async () => {
+    for (const name of ['initUploadWidget.js', 'initUploadABoxWidget.js']) {
+      const res = await fetch(`${service.address}/Scripts/UploadWidget/${name}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(await res.text()).toMatch(/^window\.Upload/);
+    }
+  });
+
+  it('answer 304 while unchanged and the new file once rebuilt', async () => {
+    const url = `${service.address}/Scripts/UploadWidget/initUploadWidget.js`;
+    const etag = (await fetch(url)).headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const unchanged = await fetch(url, { headers: { 'If-None-Match': etag } });
+    expect(unchanged.status).toBe(304);
+    expect(await unchanged.text()).toBe('');
+    writeFileSync(join(dist, 'Scripts', 'UploadWidget', 'initUploadWidget.js'), 'window.UploadWidget={v:2};\n');
+    const rebuilt = await fetch(url, { headers: { 'If-None-Match': etag } });
+    expect(rebuilt.status).toBe(200);
+    expect(rebuilt.headers.get('etag')).not.toBe(etag);
+    expect(await rebuilt.text()).toContain('v:2');
+  });
+});
+
+describe('the upload page assets', () => {
+  it('are served same-origin with their content types', async () => {
+    const js = await fetch(`${service.address}/UploadWidget/assets/uploader.js`);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(js.headers.get('access-control-allow-origin')).toBeNull();
+    const css = await fetch(`${service.address}/UploadWidget/assets/uploader.css`);
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+  });
+});
+
+describe('what is not served', () => {
+  it('no file outside the two directories, no other file types, no hidden names', async () => {
+    expect(await rawGet('/Scripts/UploadWidget/../secret.js')).toBe(404);
+    expect(await rawGet('/Scripts/UploadWidget/..%2fsecret.js')).toBe(404);
+    expect(await rawGet('/Scripts/UploadWidget/%2e%2e/secret.js')).toBe(404);
+    expect(await rawGet('/UploadWidget/assets/..%2f..%2fScripts%2fsecret.js')).toBe(404);
+    expect(await rawGet('/UploadWidget/assets/notes.txt')).toBe(404);
+    expect(await rawGet('/UploadWidget/assets/.uploader.js')).toBe(404);
+    expect(await rawGet('/UploadWidget/assets/')).toBe(404);
+  });
+
+  it('says to run the build when the build output is missing', async () => {
+    const unbuilt = await startTestService({ config: { distDir: join(dist, 'nothing-here') } });
+    try {
+      const res = await fetch(`${unbuilt.address}/Scripts/UploadWidget/initUploadWidget.js`);
+      expect(res.status).toBe(404);
+      const body = (await res.json()) as { AuthMsg: { ResultCode: string; ResultMessage: string } };
+      expect(body.AuthMsg.ResultCode).toBe('110');
+      expect(body.AuthMsg.ResultMessage).toContain('run `npm run build`');
+    } finally {
+      await unbuilt.stop(true);
+    }
+  });
+});
