@@ -26,7 +26,8 @@ export class AccessibleQuery {
     let frameId: string | undefined;
     if (frame && frame !== page.mainFrame()) {
       const { frameTree } = await session.send('Page.getFrameTree');
-      const url = frame.url();
+      // CDP keeps the fragment apart from the URL.
+      const url = frame.url().split('#')[0];
       const walk = (tree: typeof frameTree): string | undefined =>
         tree.frame.url === url && tree.frame.parentId ? tree.frame.id : (tree.childFrames ?? []).map(walk).find(Boolean);
       frameId = walk(frameTree);

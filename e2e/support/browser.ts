@@ -3,7 +3,9 @@ import { chromium, type Browser, type BrowserContext, type Frame, type Page } fr
 /**
  * Debian's Chromium driven by playwright-core (never a downloaded browser). Playwright normally
  * passes --disable-popup-blocking; we keep Chromium's real blocker so a popup opened without a
- * user gesture is refused exactly as in a user's browser.
+ * user gesture is refused exactly as in a user's browser. Headless Chromium's display is 800 × 600
+ * unless told otherwise, and it pushes popups back inside it; a 1920 × 1080 display lets a popup
+ * sit where the page asked.
  */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -17,6 +19,7 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      '--screen-info={1920x1080}',
     ],
   });
 }
