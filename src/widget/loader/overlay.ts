@@ -12,6 +12,8 @@ export interface Overlay {
   remove(): void;
 }
 
+const TAG = 'open-upload-overlay';
+
 /** Keeps the host element out of reach of the host page's styles: inline `!important` beats any stylesheet rule. */
 const HOST_STYLE: Record<string, string> = {
   all: 'initial',
@@ -45,7 +47,7 @@ export function openOverlay(
   const previousFocus = callerDocument.activeElement as HTMLElement | null;
 
   // An autonomous custom element name: host pages rarely style it, and it may hold a shadow root.
-  const host = doc.createElement('open-upload-overlay');
+  const host = doc.createElement(TAG);
   for (const [name, value] of Object.entries(HOST_STYLE)) host.style.setProperty(name, value, 'important');
   const root = host.attachShadow({ mode: 'closed' });
 
@@ -70,9 +72,10 @@ export function openOverlay(
   dialog.style.cssText = `left:${layout.left ?? '50%'};top:${layout.top ?? '50%'};transform:translate(${layout.left ? 0 : '-50%'},${layout.top ? 0 : '-50%'})`;
   root.append(el('style', {}, CSS), el('div', { class: 'b' }), dialog);
 
-  // Focus anywhere else in the host page (a click, a script) comes back to the layer.
+  // Focus anywhere else in the host page (a click, a script) comes back to the layer. Another
+  // open widget's layer is left alone, or two layers would pull focus back and forth forever.
   const onFocusIn = (event: FocusEvent) => {
-    if (event.target !== host) closeButton.focus();
+    if ((event.target as Element).localName !== TAG) closeButton.focus();
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== 'Escape') return;

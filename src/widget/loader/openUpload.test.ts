@@ -1,0 +1,237 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { hostMessage, pageMessage, type PageMessage, type WithoutEnvelope } from '../../shared/messages';
+import { UPLOAD_PAGE_PATH } from '../../shared/uploadPage';
+import { openWidget } from './openUpload';
+
+const SERVICE = 'http://service.test';
+const AUTH = { appId: 'app-a', timestamp: '1700000000', token: '0123456789abcdef0123456789abcdef', videoId: 'v-1' };
+
+/**
+ * jsdom gives an iframe inside a shadow tree no window, so page messages are played through the
+ * popup form (a fake window); the overlay's own behaviour is tested on its nodes. The overlay's
+ * shadow root is closed; the test keeps the handle the widget gets.
+ */
+let shadowRoots: ShadowRoot[] = [];
+beforeEach(() => {
+  shadowRoots = [];
+  const attach = HTMLElement.prototype.attachShadow;
+  vi.spyOn(HTMLElement.prototype, 'attachShadow').mockImplementation(function (this: HTMLElement, init) {
+    const root = attach.call(this, init);
+    shadowRoots.push(root);
+    return root;
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+  document.body.replaceChildren();
+});
+
+function overlayParts() {
+  const root = shadowRoots.at(-1)!;
+  const frame = root.querySelector('iframe')!;
+  return {
+    root,
+    frame,
+    closeButton: root.querySelector<HTMLButtonElement>('button[aria-label="Close"]')!,
+    query: new URL(frame.src).searchParams,
+  };
+}
+
+function fromPage(source: Window | null, message: WithoutEnvelope<PageMessage>, channel: string, origin = SERVICE) {
+  window.dispatchEvent(new MessageEvent('message', { data: pageMessage(channel, message), origin, source }));
+}
+
+function handlers() {
+  return { onSuccess: vi.fn(), onFailure: vi.fn(), onError: vi.fn() };
+}
+
+describe('overlay form', () => {
+  it('opens the upload page in an iframe with the signed values, a channel and the host origin', () => {
+    openWidget({ ...AUTH, uploadType: 'silverlight', lang: 'zh-CN' }, { serviceBase: SERVICE, form: 'overlay' });
+    const { frame, query } = overlayParts();
+    expect(frame.src.startsWith(`${SERVICE}${UPLOAD_PAGE_PATH}?`)).toBe(true);
+    expect(Object.fromEntries(query)).toMatchObject({ ...AUTH, uploadType: 'silverlight', needHandleSepcial: 'false', lang: 'zh-CN', origin: location.origin, form: 'overlay' });
+    expect(query.get('channel')).toMatch(/^[0-9a-f]{32}$/);
+    expect(shadowRoots[0]!.querySelector('[role="dialog"]')!.getAttribute('aria-modal')).toBe('true');
+  });
+
+  it('is placed by left and top, and centred without them', () => {
+    openWidget({ ...AUTH, left: '120px', top: '10%' }, { serviceBase: SERVICE, form: 'overlay' });
+    const placed = shadowRoots[0]!.querySelector<HTMLElement>('[role="dialog"]')!;
+    expect([placed.style.left, placed.style.top, placed.style.transform]).toEqual(['120px', '10%', 'translate(0,0)']);
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
+    const centred = shadowRoots[1]!.querySelector<HTMLElement>('[role="dialog"]')!;
+    expect([centred.style.left, centred.style.top, centred.style.transform]).toEqual(['50%', '50%', 'translate(-50%,-50%)']);
+  });
+
+  it('holds its own styles against the host page', () => {
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
+    const host = document.body.lastElementChild as HTMLElement;
+    expect(host.style.getPropertyValue('position')).toBe('fixed');
+    expect(host.style.getPropertyPriority('position')).toBe('important');
+    expect(host.shadowRoot).toBeNull();
+  });
+
+  it('closes on Escape, reports the close once, and leaves nothing behind', () => {
+    const before = document.body.innerHTML;
+    const on = handlers();
+    openWidget({ ...AUTH, ...on }, { serviceBase: SERVICE, form: 'overlay' });
+    expect(document.body.innerHTML).not.toBe(before);
+
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    expect(document.body.innerHTML).toBe(before);
+    expect(on.onFailure).toHaveBeenCalledExactlyOnceWith({ videoId: 'v-1', reason: 'closed', message: 'The upload widget was closed before a file was uploaded.' });
+
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    expect(on.onFailure).toHaveBeenCalledOnce();
+  });
+
+  it('closes by its button and gives focus back', () => {
+    const opener = document.body.appendChild(document.createElement('button'));
+    opener.focus();
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
+    expect(document.activeElement).not.toBe(opener);
+    overlayParts().closeButton.click();
+    expect(document.querySelector('open-upload-overlay')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+  });
+
+  it('keeps focus inside while open', () => {
+    const outside = document.body.appendChild(document.createElement('input'));
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
+    const { root, closeButton } = overlayParts();
+    outside.focus();
+    expect(root.activeElement).toBe(closeButton);
+  });
+
+  it('lets two open layers live side by side without fighting over focus', () => {
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
+    overlayParts().closeButton.focus();
+    expect(document.querySelectorAll('open-upload-overlay')).toHaveLength(2);
+  });
+});
+
+function fakePopup() {
+  const popup = {
+    closed: false,
+    document: document.implementation.createHTMLDocument(''),
+    focus: vi.fn(),
+    close: vi.fn(() => {
+      popup.closed = true;
+    }),
+    postMessage: vi.fn(),
+  };
+  return popup;
+}
+
+/** Opens the popup form on a fake window; returns it and the channel the loader chose. */
+function openPopupWidget(config: object) {
+  const popup = fakePopup();
+  const open = vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+  const handle = openWidget({ ...AUTH, ...config }, { serviceBase: SERVICE, form: 'popup' });
+  const [url, target, features] = open.mock.calls[0]!;
+  const page = popup as unknown as Window;
+  return { popup, page, handle, url: String(url), target, features, channel: url ? new URL(String(url)).searchParams.get('channel')! : '' };
+}
+
+const SUCCESS = { type: 'success', info: { videoId: 'v-1', fileName: 'a.mp4', fileSize: 3 } } as const;
+
+describe('page events', () => {
+  it('are relayed only from the service origin, the opened window and the channel', () => {
+    const on = handlers();
+    const { page, channel } = openPopupWidget(on);
+    fromPage(page, SUCCESS, channel, 'http://evil.test');
+    fromPage(window, SUCCESS, channel);
+    fromPage(page, SUCCESS, 'guessed-channel');
+    expect(on.onSuccess).not.toHaveBeenCalled();
+
+    fromPage(page, { type: 'error', info: { videoId: 'v-1', reason: 'network', message: 'lost' } }, channel);
+    fromPage(page, SUCCESS, channel);
+    fromPage(page, SUCCESS, channel);
+    expect(on.onError).toHaveBeenCalledOnce();
+    expect(on.onSuccess).toHaveBeenCalledExactlyOnceWith(SUCCESS.info);
+  });
+
+  it('fire nothing on close after a success, and the page is told to stop', () => {
+    const on = handlers();
+    const { page, popup, channel, handle } = openPopupWidget(on);
+    fromPage(page, SUCCESS, channel);
+    handle.close();
+    expect(on.onFailure).not.toHaveBeenCalled();
+    expect(popup.postMessage).toHaveBeenCalledWith(hostMessage(channel), SERVICE);
+    expect(popup.close).toHaveBeenCalled();
+  });
+
+  it('close the widget when the page asks (Escape inside it)', () => {
+    const on = handlers();
+    const { page, popup, channel } = openPopupWidget(on);
+    fromPage(page, { type: 'close' }, channel);
+    expect(popup.close).toHaveBeenCalled();
+    expect(on.onFailure).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ reason: 'closed' }));
+  });
+
+  it('survive a throwing handler', () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onSuccess = vi.fn();
+    const { page, channel } = openPopupWidget({
+      onSuccess,
+      onError: () => {
+        throw new Error('app bug');
+      },
+    });
+    fromPage(page, { type: 'error', info: { videoId: 'v-1', reason: 'network', message: 'lost' } }, channel);
+    fromPage(page, SUCCESS, channel);
+    expect(error).toHaveBeenCalledWith('openUpload: an event handler threw', expect.any(Error));
+    expect(onSuccess).toHaveBeenCalledOnce();
+  });
+});
+
+describe('configuration errors the loader sees itself', () => {
+  it('show the error page in a blank window without loading anything, and report the failure', async () => {
+    const on = handlers();
+    const { popup, url } = openPopupWidget({ appId: '', ...on });
+    expect(url).toBe('');
+    expect(popup.document.body.textContent).toBe('ErrorCode : 101, ErrorMessage : Missing Parameter: appId');
+    await Promise.resolve();
+    expect(on.onFailure).toHaveBeenCalledExactlyOnceWith({ videoId: 'v-1', reason: 'validation', code: '101', message: 'Missing Parameter: appId' });
+  });
+
+  it('escape what they echo', () => {
+    const { popup } = openPopupWidget({ uploadType: '<img src=x onerror=alert(1)>' });
+    expect(popup.document.body.querySelector('img')).toBeNull();
+    expect(popup.document.body.textContent).toContain('got "<img src=x onerror=alert(1)>"');
+  });
+
+  it('leave the overlay without a page address', () => {
+    openWidget({ ...AUTH, timestamp: 17 }, { serviceBase: SERVICE, form: 'overlay' });
+    expect(shadowRoots[0]!.querySelector('iframe')!.hasAttribute('src')).toBe(false);
+  });
+});
+
+describe('popup form', () => {
+  it('opens a centred window on the upload page', () => {
+    const { url, target, features } = openPopupWidget({});
+    expect(new URL(url).searchParams.get('form')).toBe('popup');
+    expect(target).toBe('_blank');
+    expect(features).toMatch(/^popup=yes,width=640,height=560,left=\d+,top=\d+/);
+    expect(document.querySelector('open-upload-overlay')).toBeNull();
+  });
+
+  it('falls back to the overlay when the popup is blocked', () => {
+    vi.spyOn(window, 'open').mockReturnValue(null);
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'popup' });
+    expect(overlayParts().query.get('form')).toBe('overlay');
+  });
+
+  it('reports a close when the user closes the window', () => {
+    vi.useFakeTimers();
+    const on = handlers();
+    const { popup } = openPopupWidget(on);
+    popup.closed = true;
+    vi.advanceTimersByTime(1000);
+    expect(on.onFailure).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ reason: 'closed' }));
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { checkConfig } from './validateConfig';
+
+const AUTH = { appId: 'app-a', timestamp: '1700000000', token: '0123456789abcdef0123456789abcdef', videoId: 'v-1' };
+
+describe('checkConfig: programmer errors throw', () => {
+  it.each([
+    [null, 'null'],
+    ['appId=1', '"appId=1"'],
+    [42, 'a number'],
+    [[AUTH], 'a list'],
+  ])('refuses %j as the configuration', (raw, described) => {
+    expect(() => checkConfig(raw, 'popup')).toThrow(new TypeError(`openUpload: expected a configuration object, got ${described}`));
+  });
+
+  it('names an unknown option, so a typo (needHandleSpecial) is not silently ignored', () => {
+    expect(() => checkConfig({ ...AUTH, needHandleSpecial: true }, 'popup')).toThrow(new TypeError('openUpload: unknown option `needHandleSpecial`'));
+  });
+
+  it.each(['left', 'top', 'isTop'])('refuses the overlay option `%s` in the popup form', (key) => {
+    expect(() => checkConfig({ ...AUTH, [key]: key === 'isTop' ? true : '10px' }, 'popup')).toThrow(
+      new TypeError(`openUpload: \`${key}\` is an option of the overlay form only`),
+    );
+  });
+
+  it('refuses a handler that is not a function', () => {
+    expect(() => checkConfig({ ...AUTH, onSuccess: 'done()' }, 'overlay')).toThrow(new TypeError('openUpload: `onSuccess` must be a function, got "done()"'));
+  });
+});
+
+describe('checkConfig: parameter problems become the error page', () => {
+  it.each([
+    [{ ...AUTH, appId: undefined }, '101', 'Missing Parameter: appId'],
+    [{ ...AUTH, token: '   ' }, '101', 'Missing Parameter: token'],
+    [{ ...AUTH, videoId: null }, '101', 'Missing Parameter: videoId'],
+    [{ ...AUTH, timestamp: 1700000000 }, '106', 'Invalid Parameter: timestamp must be a string, got a number'],
+    [{ ...AUTH, uploadType: 'html5' }, '106', 'Invalid Parameter: uploadType must be "flash" or "silverlight", got "html5"'],
+    [{ ...AUTH, needHandleSepcial: 'true' }, '106', 'Invalid Parameter: needHandleSepcial must be true or false, got "true"'],
+    [{ ...AUTH, lang: 'fr' }, '106', 'Invalid Parameter: lang must be "en" or "zh-CN", got "fr"'],
+    [{ ...AUTH, isTop: 1 }, '106', 'Invalid Parameter: isTop must be true or false, got a number'],
+    [{ ...AUTH, left: 120 }, '106', 'Invalid Parameter: left must be a CSS length such as "120px" or "10%", got a number'],
+    [{ ...AUTH, top: '-5px' }, '106', 'Invalid Parameter: top must be a CSS length such as "120px" or "10%", got "-5px"'],
+    [{ ...AUTH, top: 'calc(1px)' }, '106', 'Invalid Parameter: top must be a CSS length such as "120px" or "10%", got "calc(1px)"'],
+  ])('%j gives %s', (raw, code, message) => {
+    const check = checkConfig(raw, 'overlay');
+    expect(check).toMatchObject({ ok: false, problem: { code, message } });
+  });
+
+  it('reports the first problem in the order of the spec table', () => {
+    expect(checkConfig({ appId: 5, uploadType: 'x' }, 'popup')).toMatchObject({ ok: false, problem: { code: '106', message: 'Invalid Parameter: appId must be a string, got a number' } });
+  });
+
+  it('keeps the handlers and the videoId so the failure can be reported', () => {
+    const onFailure = () => {};
+    const check = checkConfig({ ...AUTH, token: undefined, onFailure }, 'popup');
+    expect(check).toMatchObject({ ok: false, videoId: 'v-1', handlers: { onFailure } });
+  });
+});
+
+describe('checkConfig: valid configurations', () => {
+  it('applies the documented defaults', () => {
+    expect(checkConfig(AUTH, 'popup')).toMatchObject({
+      ok: true,
+      config: { ...AUTH, uploadType: 'flash', needHandleSepcial: false, isTop: true, lang: undefined, left: undefined, top: undefined },
+    });
+  });
+
+  it('takes every option of the overlay form', () => {
+    const check = checkConfig({ ...AUTH, uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-CN', left: ' 10% ', top: '0', isTop: false }, 'overlay');
+    expect(check).toMatchObject({ ok: true, config: { uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-CN', left: '10%', top: '0', isTop: false } });
+  });
+
+  it.each(['120px', '10%', '2.5em', '.5rem', '30vh', '0'])('accepts the CSS length %s', (left) => {
+    expect(checkConfig({ ...AUTH, left }, 'overlay').ok).toBe(true);
+  });
+});
