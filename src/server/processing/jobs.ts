@@ -22,7 +22,7 @@ export class JobStore {
   constructor(db: Db) {
     // One statement, so two workers (even in two processes on one DATA_DIR) cannot claim the same job.
     this.claimStmt = db.prepare<[number], JobRow>(
-      `UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ?1
+      `UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ?
        WHERE id = (SELECT id FROM jobs WHERE state = 'queued' ORDER BY id LIMIT 1) AND state = 'queued'
        RETURNING *`,
     );

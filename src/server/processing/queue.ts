@@ -122,7 +122,12 @@ export class ProcessingWorker {
     this.wakeScheduled = true;
     setImmediate(() => {
       this.wakeScheduled = false;
-      this.fill();
+      try {
+        this.fill();
+      } catch (error) {
+        // A busy or failing database must not end the process; the next poll tries again.
+        this.service.log.error('processing queue could not claim a job', { error: String(error) });
+      }
     });
   };
 

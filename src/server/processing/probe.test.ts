@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { describeMedia, NotAVideoError } from './probe';
+
+const json = (value: unknown) => JSON.stringify(value);
+const videoStream = { codec_type: 'video', width: 1920, height: 1080, sample_aspect_ratio: '1:1' };
+
+describe('describeMedia', () => {
+  it('reads duration, shown size, audio and bitrate', () => {
+    const info = describeMedia(
+      json({ streams: [videoStream, { codec_type: 'audio' }], format: { duration: '12.3456', bit_rate: '2500000' } }),
+    );
+    expect(info).toEqual({ duration: 12.346, displayWidth: 1920, displayHeight: 1080, rotation: 0, hasAudio: true, bitrateKbps: 2500 });
+  });
+
+  it('swaps width and height for a quarter turn, from a display matrix or an old rotate tag', () => {
+    const turned = { ...videoStream, side_data_list: [{ side_data_type: 'Display Matrix', rotation: -90 }] };
+    expect(describeMedia(json({ streams: [turned], format: { duration: '1' } }))).toMatchObject({ displayWidth: 1080, displayHeight: 1920 });
+    const tagged = { ...videoStream, tags: { rotate: '270' } };
+    expect(describeMedia(json({ streams: [tagged], format: { duration: '1' } }))).toMatchObject({ displayWidth: 1080, displayHeight: 1920, rotation: 270 });
+  });
+
+  it('applies a non-square sample aspect ratio (anamorphic DVD)', () => {
+    const dvd = { codec_type: 'video', width: 720, height: 576, sample_aspect_ratio: '64:45' };
+    expect(describeMedia(json({ streams: [dvd], format: { duration: '1' } }))).toMatchObject({ displayWidth: 1024, displayHeight: 576 });
+  });
+
+  it('works out the bitrate from size and duration when ffprobe gives none', () => {
+    expect(describeMedia(json({ streams: [videoStream], format: { duration: '8', size: '1000000' } })).bitrateKbps).toBe(1000);
+  });
+
+  it('refuses audio only, cover art, a still picture and unreadable output', () => {
+    const cases = [
+      json({ streams: [{ codec_type: 'audio' }], format: { duration: '3' } }),
+      json({ streams: [{ ...videoStream, disposition: { attached_pic: 1 } }, { codec_type: 'audio' }], format: { duration: '3' } }),
+      json({ streams: [videoStream], format: {} }),
+      'not json',
+    ];
+    for (const text of cases) expect(() => describeMedia(text)).toThrow(NotAVideoError);
+  });
+});
