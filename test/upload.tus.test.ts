@@ -174,7 +174,7 @@ describe('the tus endpoint', () => {
     const videoId = await registerVideo(service);
     const boot = await openUploader(service, videoId);
     const run = await uploadWithClient(boot, video.subarray(0, 50_000));
-    for (const headers of [{}, { [TICKET_HEADER]: boot.ticket }]) {
+    for (const headers of [{}, { [TICKET_HEADER]: boot.ticket }] as Record<string, string>[]) {
       const res = await fetch(run.url, { headers });
       expect(res.status).toBe(405);
       expect(resultCode(await res.text())).toBe('111');
