@@ -29,10 +29,10 @@ describe('fileFingerprint', () => {
     expect(await fileFingerprint(new File([base.slice()], 'a.mp4'))).toBe(print);
     expect(await fileFingerprint(new File([base], 'b.mp4'))).not.toBe(print);
     const head = base.slice();
-    head[0] ^= 1;
+    head[0] = head[0]! ^ 1;
     expect(await fileFingerprint(new File([head], 'a.mp4'))).not.toBe(print);
     const tail = base.slice();
-    tail[size - 1] ^= 1;
+    tail[size - 1] = tail[size - 1]! ^ 1;
     expect(await fileFingerprint(new File([tail], 'a.mp4'))).not.toBe(print);
     expect(await fileFingerprint(new File([base.slice(0, size - 1)], 'a.mp4'))).not.toBe(print);
   });

@@ -10,8 +10,13 @@ const file = new File([new Uint8Array(100)], 'clip.mp4', { type: 'video/mp4' });
 const REQUEST: UploadRequest = { file, fingerprint: 'fp', videoId: 'v-1', endpoint: 'http://s.test/tus', ticket: 't-1', resume: null };
 const TUNING = { retryDelays: [0, 10], stallMs: 1000, chunkSize: 64 };
 
-function listeners(): UploadListeners & { [K in keyof UploadListeners]: ReturnType<typeof vi.fn> } {
-  return { onProgress: vi.fn(), onSuccess: vi.fn(), onRefused: vi.fn(), onNetworkError: vi.fn() };
+function listeners() {
+  return {
+    onProgress: vi.fn<UploadListeners['onProgress']>(),
+    onSuccess: vi.fn<UploadListeners['onSuccess']>(),
+    onRefused: vi.fn<UploadListeners['onRefused']>(),
+    onNetworkError: vi.fn<UploadListeners['onNetworkError']>(),
+  };
 }
 
 /** A tus Upload double: records its options, counts start/abort, and lets the test fire its callbacks. */
@@ -30,7 +35,9 @@ function fakeTus() {
 function httpError(status: number, body: string): DetailedError {
   const res = { getStatus: () => status, getBody: () => body, getHeader: () => undefined, getUnderlyingObject: () => null };
   const req = { getMethod: () => 'PATCH', getURL: () => 'http://s.test/tus/1', getHeader: () => undefined } as never;
-  return new DetailedError('tus: unexpected response', null, req, res as never);
+  // The typings list only (message, causingErr); the runtime takes the request and response too.
+  const Detailed = DetailedError as unknown as new (message: string, cause: Error | null, req: unknown, res: unknown) => DetailedError;
+  return new Detailed('tus: unexpected response', null, req, res);
 }
 
 describe('tusUpload', () => {
