@@ -61,7 +61,7 @@ describe('onSuccess', () => {
     const videoId = await world.registerVideo();
     const page = await hostPage('/popup.html', world.widgetAuth(videoId));
     const popup = await openPopup(page);
-    await chooseFile(page, popup, smallVideo);
+    await chooseFile(popup, smallVideo);
     const list = await waitForEvents(page, (all) => all.length > 0);
     expect(list).toEqual([{ type: 'success', info: { videoId, fileName: 'small.mp4', fileSize: fileSize(smallVideo) } }]);
     // The callback fired only after the last byte was stored.
@@ -87,7 +87,7 @@ describe('onFailure', () => {
     const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
     const frame = await openOverlay(page);
     const tus = recordTusRequests(context, world.service.address);
-    await chooseFile(page, frame, { name: 'empty.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(0) });
+    await chooseFile(frame, { name: 'empty.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(0) });
     const list = await waitForEvents(page, (all) => all.length > 0);
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ type: 'failure', info: { videoId, reason: 'rejected', fileName: 'empty.mp4', fileSize: 0 } });
@@ -100,7 +100,7 @@ describe('onFailure', () => {
     const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
     const frame = await openOverlay(page);
     const tus = recordTusRequests(context, world.service.address);
-    await chooseFile(page, frame, { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a video\n') });
+    await chooseFile(frame, { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a video\n') });
     const list = await waitForEvents(page, (all) => all.length > 0);
     expect(list[0]).toMatchObject({ type: 'failure', info: { videoId, reason: 'rejected', fileName: 'notes.txt' } });
     expect(tus.list).toEqual([]);
@@ -112,13 +112,13 @@ describe('onFailure', () => {
     const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
     const frame = await openOverlay(page);
     const tus = recordTusRequests(context, world.service.address);
-    await chooseFile(page, frame, overLimitVideo);
+    await chooseFile(frame, overLimitVideo);
     const list = await waitForEvents(page, (all) => all.length > 0);
     expect(list[0]).toMatchObject({ type: 'failure', info: { videoId, reason: 'rejected', fileName: 'over-limit.mp4' } });
     expect(tus.list).toEqual([]);
 
     const silverlight = await hostPage('/overlay.html', { ...world.widgetAuth(videoId), uploadType: 'silverlight' });
-    await chooseFile(silverlight, await openOverlay(silverlight), overLimitVideo);
+    await chooseFile(await openOverlay(silverlight), overLimitVideo);
     await waitForEvents(silverlight, (all) => all.some((event) => event.type === 'success'));
     expect(await sha256File(world.sourceFile(videoId)!)).toBe(await sha256File(overLimitVideo));
   });
@@ -147,7 +147,7 @@ describe('onError', () => {
     const page = await hostPage('/popup.html', { ...world.widgetAuth(videoId), uploadType: 'silverlight' });
     const popup = await openPopup(page);
     const unthrottle = await throttleUploads(context, popup, 256 * 1024);
-    await chooseFile(page, popup, overLimitVideo);
+    await chooseFile(popup, overLimitVideo);
     await waitForProgress(popup, 10);
 
     await context.setOffline(true);
@@ -242,7 +242,7 @@ describe('forged messages', () => {
     await forge(page, await addFrame(page, `${world.other.origin}/blank.html`), message);
     expect(await waitForEvents(page, () => true)).toEqual([]);
 
-    await chooseFile(page, popup, smallVideo);
+    await chooseFile(popup, smallVideo);
     const list = await waitForEvents(page, (all) => all.length > 0);
     expect(list).toEqual([{ type: 'success', info: { videoId, fileName: 'small.mp4', fileSize: fileSize(smallVideo) } }]);
   });

@@ -60,7 +60,7 @@ describe('a real multi-megabyte video through the widget', () => {
     const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
     await openButton(page).click();
     const frame = await uploadFrame(page);
-    await chooseFile(page, frame, bigVideo);
+    await chooseFile(frame, bigVideo);
 
     await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
     await frame.getByRole('status').filter({ hasText: 'was uploaded' }).waitFor();
@@ -83,13 +83,13 @@ describe('a real multi-megabyte video through the widget', () => {
     const videoId = await world.registerVideo();
     const first = await hostPage('/popup.html', world.widgetAuth(videoId));
     const popup = await openPopup(first);
-    await chooseFile(first, popup, mediumVideo);
+    await chooseFile(popup, mediumVideo);
     await waitForEvents(first, (list) => list.some((event) => event.type === 'success'));
     await popup.close();
 
     const again = await openPopup(await hostPage('/popup.html', world.widgetAuth(videoId)));
     await again.waitForLoadState('load');
-    expect((await again.locator('body').innerText()).trim()).toBe('ErrorCode : 107, ErrorMessage : Video Status Error');
+    expect((await again.locator('body').innerText()).trim()).toMatch(/^ErrorCode : 107, ErrorMessage : Video Status Error(: .+)?$/);
   });
 });
 
@@ -100,7 +100,7 @@ describe('pause and resume', () => {
     const popup = await openPopup(page);
     const unthrottle = await throttleUploads(context, popup, 512 * 1024);
     const tus = recordTusRequests(context, world.service.address);
-    await chooseFile(page, popup, mediumVideo);
+    await chooseFile(popup, mediumVideo);
 
     await waitForProgress(popup, 15);
     await popup.getByRole('button', { name: 'Pause' }).click();
@@ -135,7 +135,7 @@ describe('resume after the host page is reloaded', () => {
     await openButton(page).click();
     const frame = await uploadFrame(page);
     await throttleUploads(context, frame, 1024 * 1024);
-    await chooseFile(page, frame, bigVideo);
+    await chooseFile(frame, bigVideo);
     await waitForProgress(frame, 30);
 
     // The user reloads the page mid-upload: the iframe and its request die with it.
@@ -150,7 +150,7 @@ describe('resume after the host page is reloaded', () => {
     const reopened = await uploadFrame(page);
     await reopened.getByText(/Choose the same file to continue/).waitFor();
     const storedBeforeChoosing = world.storedUploadBytes(videoId)!;
-    await chooseFile(page, reopened, bigVideo);
+    await chooseFile(reopened, bigVideo);
     await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
     await expectStoredIntact(videoId, bigVideo);
 

@@ -89,8 +89,10 @@ export function chooseFileButton(where: Page | Frame): Locator {
 }
 
 /** Picks a file through the browser's file chooser, opened by the uploader's button. */
-export async function chooseFile(page: Page, where: Page | Frame, file: string | { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), chooseFileButton(where).click()]);
+export async function chooseFile(where: Page | Frame, file: string | { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+  // The chooser opens on the page that owns the uploader: the popup itself, or the host page of the overlay's frame.
+  const owner = 'page' in where && typeof where.page === 'function' ? (where as Frame).page() : (where as Page);
+  const [chooser] = await Promise.all([owner.waitForEvent('filechooser'), chooseFileButton(where).click()]);
   await chooser.setFiles(file);
 }
 

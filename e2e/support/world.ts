@@ -96,9 +96,10 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       return service.context.videos.get(videoId);
     },
     sourceFile(videoId) {
+      // The service keeps a plain file name, under DATA_DIR/media/<videoId>/.
       const file = service.context.videos.get(videoId)?.source_file;
       if (!file) return undefined;
-      return isAbsolute(file) ? file : join(service.dataDir, file);
+      return isAbsolute(file) ? file : join(service.dataDir, 'media', videoId, file);
     },
     storedUploadBytes(videoId) {
       const row = service.context.db.prepare('SELECT id FROM uploads WHERE video_id = ?').get(videoId) as { id: string } | undefined;
