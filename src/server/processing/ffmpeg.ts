@@ -1,19 +1,8 @@
 import { spawn } from 'node:child_process';
 
-/** A media tool (ffmpeg, ffprobe) that could not start or exited with an error. */
+/** A media tool (ffmpeg, ffprobe) could not start or exited with an error; the message ends with its stderr's last lines. */
 export class MediaToolError extends Error {
   override readonly name = 'MediaToolError';
-  /** Why, for the video's status reason and the log: the exit code and the end of stderr. */
-  readonly reason: string;
-
-  constructor(reason: string) {
-    super(reason);
-    this.reason = reason;
-  }
-}
-
-export function isMediaToolError(value: unknown): value is MediaToolError {
-  return value instanceof MediaToolError || (value instanceof Error && value.name === 'MediaToolError' && 'reason' in value);
 }
 
 /** ffprobe's JSON for one file is a few KiB; anything far larger is not what we asked for. */

@@ -11,12 +11,12 @@ import { probeMedia, type MediaInfo } from './probe';
 import { chooseRenditions, transcodeArgs } from './renditions';
 
 /** The video moved on while it was being transcoded (another step won the transition). */
-export class TranscodeSupersededError extends Error {
+class TranscodeSupersededError extends Error {
   override readonly name = 'TranscodeSupersededError';
 }
 
 /** Jobs run side by side; each ffmpeg gets its share of the cores, so they do not fight over them. */
-export function ffmpegThreads(concurrency: number): number {
+function ffmpegThreads(concurrency: number): number {
   return Math.max(1, Math.floor(availableParallelism() / concurrency));
 }
 
