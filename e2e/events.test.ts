@@ -142,28 +142,41 @@ describe('onFailure', () => {
 });
 
 describe('onError', () => {
-  it('fires when the network is cut mid-upload; "Try again" then completes the file', async () => {
+  it('fires once when the service stays unreachable mid-upload beyond the retries; "Try again" then completes the file', async () => {
     const videoId = await world.registerVideo();
     const page = await hostPage('/popup.html', { ...world.widgetAuth(videoId), uploadType: 'silverlight' });
     const popup = await openPopup(page);
-    const unthrottle = await throttleUploads(context, popup, 256 * 1024);
+    const throttle = await throttleUploads(context, popup, 256 * 1024);
     await chooseFile(popup, overLimitVideo);
     await waitForProgress(popup, 10);
 
-    await context.setOffline(true);
-    const list = await waitForEvents(page, (all) => all.length > 0);
+    const endOutage = world.networkOutage();
+    const list = await waitForEvents(page, (all) => all.length > 0, 90_000);
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ type: 'error', info: { videoId, reason: 'network', fileName: 'over-limit.mp4', fileSize: fileSize(overLimitVideo) } });
     const info = (list[0] as Extract<RecordedEvent, { type: 'error' }>).info;
     expect(info.bytesUploaded).toBeLessThan(fileSize(overLimitVideo));
+    expect(await popup.getByRole('alert').innerText()).toMatch(/connection to the server failed/i);
 
-    await context.setOffline(false);
-    await unthrottle();
+    endOutage();
+    await throttle.lift();
     await popup.getByRole('button', { name: 'Try again' }).click();
     const after = await waitForEvents(page, (all) => all.some((event) => event.type === 'success'));
     expect(only('error')(after)).toHaveLength(1);
     expect(only('success')(after)).toHaveLength(1);
     expect(await sha256File(world.sourceFile(videoId)!)).toBe(await sha256File(overLimitVideo));
+  });
+
+  it('fires at once, without retrying, when the browser knows it is offline', async () => {
+    const videoId = await world.registerVideo();
+    const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
+    const frame = await openOverlay(page);
+    await context.setOffline(true);
+    await chooseFile(frame, smallVideo);
+    const list = await waitForEvents(page, (all) => all.length > 0);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ type: 'error', info: { videoId, reason: 'network', fileName: 'small.mp4' } });
+    expect(world.video(videoId)?.status).toBe(8);
   });
 });
 

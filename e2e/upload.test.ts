@@ -98,7 +98,7 @@ describe('pause and resume', () => {
     const videoId = await world.registerVideo();
     const page = await hostPage('/popup.html', world.widgetAuth(videoId));
     const popup = await openPopup(page);
-    const unthrottle = await throttleUploads(context, popup, 512 * 1024);
+    const throttle = await throttleUploads(context, popup, 512 * 1024);
     const tus = recordTusRequests(context, world.service.address);
     await chooseFile(popup, mediumVideo);
 
@@ -112,7 +112,7 @@ describe('pause and resume', () => {
     // While paused, nothing more is sent: the next request after this one is the resume's.
     const requestsAtPause = tus.list.length;
 
-    await unthrottle();
+    await throttle.lift();
     await popup.getByRole('button', { name: 'Resume' }).click();
     await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
     await expectStoredIntact(videoId, mediumVideo);

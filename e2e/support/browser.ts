@@ -29,30 +29,31 @@ export function newContext(browser: Browser): Promise<BrowserContext> {
   return browser.newContext({ locale: 'en-US', viewport: { width: 1200, height: 800 } });
 }
 
+export interface Throttle {
+  /** Lifts the limit. */
+  lift(): Promise<void>;
+  /** Cuts the network of this target: requests in flight fail and new ones cannot start. */
+  cut(): Promise<void>;
+}
+
 /**
  * Slows the uploads one page or out-of-process frame sends (DevTools network emulation), so a
- * test can act while bytes are still on the wire. Returns a function that lifts the limit.
+ * test can act while bytes are still on the wire. One CDP session holds the target's conditions:
+ * a second session's conditions would not replace them.
  */
-export async function throttleUploads(
-  context: BrowserContext,
-  target: Page | Frame,
-  bytesPerSecond: number,
-): Promise<() => Promise<void>> {
+export async function throttleUploads(context: BrowserContext, target: Page | Frame, bytesPerSecond: number): Promise<Throttle> {
   const session = await context.newCDPSession(target);
   await session.send('Network.enable');
-  await session.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: bytesPerSecond,
-  });
-  return async () => {
-    await session.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: -1,
-    });
-    await session.detach().catch(() => undefined);
+  const conditions = (offline: boolean, uploadThroughput: number) =>
+    session.send('Network.emulateNetworkConditions', { offline, latency: 0, downloadThroughput: -1, uploadThroughput });
+  await conditions(false, bytesPerSecond);
+  return {
+    async lift() {
+      await conditions(false, -1);
+      await session.detach().catch(() => undefined);
+    },
+    async cut() {
+      await conditions(true, bytesPerSecond);
+    },
   };
 }

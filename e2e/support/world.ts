@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import type { Socket } from 'node:net';
 import type { Browser } from 'playwright-core';
 import type { AppRecord } from '../../src/server/auth/apps';
 import type { VideoRow } from '../../src/server/storage/videos';
@@ -44,6 +45,12 @@ export interface World {
   sourceFile(videoId: string): string | undefined;
   /** Bytes the service holds for the video's tus upload (its file under DATA_DIR/uploads), or null without one. */
   storedUploadBytes(videoId: string): number | null;
+  /**
+   * The service becomes unreachable: open connections are reset and new ones refused, as when a
+   * network drops. (DevTools' offline emulation cannot do this: it lets a request already sending
+   * its body finish.) Returns the function that ends the outage.
+   */
+  networkOutage(): () => void;
   stop(): Promise<void>;
 }
 
@@ -106,6 +113,14 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       if (!row) return null;
       const file = join(service.dataDir, 'uploads', row.id);
       return existsSync(file) ? statSync(file).size : 0;
+    },
+    networkOutage() {
+      const refuse = (socket: Socket) => socket.destroy();
+      service.server.prependListener('connection', refuse);
+      service.server.closeAllConnections();
+      return () => {
+        service.server.off('connection', refuse);
+      };
     },
     async stop() {
       await browser.close().catch(() => undefined);
