@@ -15,7 +15,7 @@ render(
   <App
     boot={boot}
     host={connectToHost(boot)}
-    startUpload={(request, listeners) => tusUpload(request, listeners)}
+    startUpload={tusUpload}
     fingerprint={fileFingerprint}
   />,
   document.getElementById('app')!,

@@ -19,6 +19,18 @@ function listeners() {
   };
 }
 
+function network() {
+  const state = { online: true, offline: undefined as (() => void) | undefined };
+  return {
+    state,
+    online: () => state.online,
+    onOffline(listener: () => void) {
+      state.offline = listener;
+      return () => (state.offline = undefined);
+    },
+  };
+}
+
 /** A tus Upload double: records its options, counts start/abort, and lets the test fire its callbacks. */
 function fakeTus() {
   const state = { options: undefined as unknown as UploadOptions, starts: 0, aborts: 0 };
@@ -43,7 +55,7 @@ function httpError(status: number, body: string): DetailedError {
 describe('tusUpload', () => {
   it('creates a new upload with the ticket on every request, the metadata, and no browser-stored resume', () => {
     const tus = fakeTus();
-    tusUpload(REQUEST, listeners(), TUNING, tus.create);
+    tusUpload(REQUEST, listeners(), { tuning: TUNING, createUpload: tus.create, network: network() });
     expect(tus.state.starts).toBe(1);
     expect(tus.state.options).toMatchObject({
       endpoint: 'http://s.test/tus',
@@ -58,7 +70,7 @@ describe('tusUpload', () => {
 
   it('resumes the upload the service named, and tells uploads of other videos apart', async () => {
     const tus = fakeTus();
-    tusUpload({ ...REQUEST, resume: { uploadUrl: 'http://s.test/tus/abc', offset: 40 } }, listeners(), TUNING, tus.create);
+    tusUpload({ ...REQUEST, resume: { uploadUrl: 'http://s.test/tus/abc', offset: 40 } }, listeners(), { tuning: TUNING, createUpload: tus.create, network: network() });
     expect(tus.state.options.uploadUrl).toBe('http://s.test/tus/abc');
     expect(await tus.state.options.fingerprint!(file, tus.state.options)).toBe('v-1:fp');
   });
@@ -66,7 +78,7 @@ describe('tusUpload', () => {
   it('reports a 4xx of the service as a refusal with its ResultCode', () => {
     const tus = fakeTus();
     const on = listeners();
-    tusUpload(REQUEST, on, TUNING, tus.create);
+    tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network() });
     tus.state.options.onError!(httpError(409, JSON.stringify({ AuthMsg: { ResultCode: '107', ResultMessage: 'Video Status Error' } })));
     expect(on.onRefused).toHaveBeenCalledWith('107');
     expect(on.onNetworkError).not.toHaveBeenCalled();
@@ -75,7 +87,7 @@ describe('tusUpload', () => {
   it('reports other failures as network errors with the bytes the service confirmed', () => {
     const tus = fakeTus();
     const on = listeners();
-    tusUpload(REQUEST, on, TUNING, tus.create);
+    tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network() });
     tus.state.options.onChunkComplete!(64, 64, 100);
     tus.state.options.onError!(new DetailedError('tus: failed to upload chunk', new Error('network')));
     expect(on.onNetworkError).toHaveBeenCalledWith(64);
@@ -85,7 +97,7 @@ describe('tusUpload', () => {
     vi.useFakeTimers();
     const tus = fakeTus();
     const on = listeners();
-    tusUpload(REQUEST, on, TUNING, tus.create);
+    tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network() });
     vi.advanceTimersByTime(1300);
     expect(tus.state).toMatchObject({ aborts: 1, starts: 2 });
     // Progress keeps it alive.
@@ -99,9 +111,25 @@ describe('tusUpload', () => {
     expect(tus.state.starts).toBe(3);
   });
 
+  it('gives up at once when the browser goes offline, and listens no more once stopped', () => {
+    const tus = fakeTus();
+    const on = listeners();
+    const net = network();
+    const control = tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: net });
+    tus.state.options.onChunkComplete!(64, 64, 100);
+    net.state.offline!();
+    expect(tus.state.aborts).toBe(1);
+    expect(on.onNetworkError).toHaveBeenCalledExactlyOnceWith(64);
+    expect(net.state.offline).toBeUndefined();
+    control.resume();
+    expect(net.state.offline).toBeDefined();
+    control.pause();
+    expect(net.state.offline).toBeUndefined();
+  });
+
   it('pauses by aborting and resumes by starting again', () => {
     const tus = fakeTus();
-    const control = tusUpload(REQUEST, listeners(), TUNING, tus.create);
+    const control = tusUpload(REQUEST, listeners(), { tuning: TUNING, createUpload: tus.create, network: network() });
     control.pause();
     control.resume();
     expect(tus.state).toMatchObject({ aborts: 1, starts: 2 });

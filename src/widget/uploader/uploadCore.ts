@@ -48,6 +48,27 @@ export const DEFAULT_TUNING = {
 type TusUpload = Pick<Upload, 'start' | 'abort'>;
 export type CreateTusUpload = (file: File, options: UploadOptions) => TusUpload;
 
+/** What the browser says about its connection; tests pass a double. */
+export interface NetworkStatus {
+  online(): boolean;
+  /** Returns the function that stops listening. */
+  onOffline(listener: () => void): () => void;
+}
+
+export const browserNetwork: NetworkStatus = {
+  online: () => navigator.onLine !== false,
+  onOffline(listener) {
+    window.addEventListener('offline', listener);
+    return () => window.removeEventListener('offline', listener);
+  },
+};
+
+export interface UploadDeps {
+  tuning?: UploadTuning;
+  createUpload?: CreateTusUpload;
+  network?: NetworkStatus;
+}
+
 /** The ResultCode of a JSON `{AuthMsg}` body, which is how the service words a refusal. */
 function resultCode(body: string | undefined): string | undefined {
   try {
@@ -79,23 +100,27 @@ export function isRetryable(error: Error, online: boolean): boolean {
  * One file's upload over tus, with the ticket on every request and a stall watchdog: tus-js-client's
  * XHR request can hang forever after an abort or a silent network drop, and no retry would follow.
  */
-export function tusUpload(
-  request: UploadRequest,
-  listeners: UploadListeners,
-  tuning: UploadTuning = DEFAULT_TUNING,
-  createUpload: CreateTusUpload = (file, options) => new Upload(file, options),
-): UploadControl {
+export function tusUpload(request: UploadRequest, listeners: UploadListeners, deps: UploadDeps = {}): UploadControl {
+  const { tuning = DEFAULT_TUNING, createUpload = (file, options) => new Upload(file, options), network = browserNetwork } = deps;
   const { file } = request;
   let confirmed = request.resume?.offset ?? 0;
   let lastActivity = Date.now();
   let stalls = 0;
   let watchdog: ReturnType<typeof setInterval> | undefined;
+  let stopOfflineWatch: (() => void) | undefined;
   const touch = () => {
     lastActivity = Date.now();
   };
   const stopWatchdog = () => {
     clearInterval(watchdog);
     watchdog = undefined;
+    stopOfflineWatch?.();
+    stopOfflineWatch = undefined;
+  };
+  const giveUp = () => {
+    stopWatchdog();
+    void upload.abort();
+    listeners.onNetworkError(confirmed);
   };
 
   const upload = createUpload(file, {
@@ -119,7 +144,7 @@ export function tusUpload(
       if (bytesAccepted > confirmed) stalls = 0;
       confirmed = Math.max(confirmed, bytesAccepted);
     },
-    onShouldRetry: (error) => isRetryable(error, typeof navigator === 'undefined' || navigator.onLine !== false),
+    onShouldRetry: (error) => isRetryable(error, network.online()),
     onSuccess() {
       stopWatchdog();
       listeners.onSuccess();
@@ -137,17 +162,19 @@ export function tusUpload(
     upload.start();
     watchdog ??= setInterval(() => {
       if (Date.now() - lastActivity < tuning.stallMs) return;
-      void upload.abort();
       stalls += 1;
       if (stalls > tuning.retryDelays.length) {
-        stopWatchdog();
-        listeners.onNetworkError(confirmed);
+        giveUp();
         return;
       }
       // start() after abort() asks the service for its offset (HEAD) and continues from there.
+      void upload.abort();
       touch();
       upload.start();
     }, Math.max(250, tuning.stallMs / 4));
+    // A request already under way may neither fail nor progress when the connection drops, and
+    // retrying while offline is pointless (tus-js-client skips it too): report it at once.
+    stopOfflineWatch ??= network.onOffline(giveUp);
   };
 
   run();
