@@ -1,11 +1,9 @@
-/** `npm run bench`: each benchmark in turn. Add new ones to the list. */
+/** `npm run bench`: each benchmark in turn, printing what it measured. Add new ones to the list. */
 import { sizeReport } from './size';
 
-const BENCHES: { name: string; run: () => boolean | Promise<boolean> }[] = [{ name: 'size of the built browser files', run: sizeReport }];
+const BENCHES: { name: string; run: () => void | Promise<void> }[] = [{ name: 'size of the built browser files', run: sizeReport }];
 
-let ok = true;
 for (const bench of BENCHES) {
   console.log(`\n## ${bench.name}\n`);
-  if (!(await bench.run())) ok = false;
+  await bench.run();
 }
-if (!ok) process.exitCode = 1;

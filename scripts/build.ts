@@ -30,6 +30,8 @@ function loaderScript(entry: string, globalName: string): InlineConfig {
       ...base.build,
       outDir: resolve(dist, 'Scripts/UploadWidget'),
       lib: { entry: resolve(root, `src/widget/loader/${entry}.ts`), name: globalName, formats: ['iife'], fileName: () => `${entry}.js` },
+      // No Symbol.toStringTag on the global: bytes the loader's budget cannot spare.
+      rollupOptions: { output: { generatedCode: { symbols: false } } },
     },
   };
 }
