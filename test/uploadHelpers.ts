@@ -108,7 +108,7 @@ export async function tusPatch(uploadUrl: string, ticket: string | null, offset:
     'Content-Type': 'application/offset+octet-stream',
   };
   if (ticket !== null) headers[TICKET_HEADER] = ticket;
-  return reply(await fetch(uploadUrl, { method: 'PATCH', headers, body: chunk }));
+  return reply(await fetch(uploadUrl, { method: 'PATCH', headers, body: new Uint8Array(chunk) }));
 }
 
 export async function tusHead(uploadUrl: string, ticket: string | null): Promise<TusReply> {

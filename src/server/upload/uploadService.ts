@@ -27,11 +27,20 @@ export interface UploadService {
   close(): Promise<void>;
 }
 
+/**
+ * FileStore's constructor starts an async mkdir whose callback throws, uncaught, when it fails
+ * (e.g. the data directory was removed right after start-up). The folder is made synchronously
+ * above, so that check is skipped.
+ */
+class PreparedFileStore extends FileStore {}
+// The method is private in FileStore's types, so it is replaced on the prototype rather than overridden.
+(PreparedFileStore.prototype as unknown as { checkOrCreateDirectory(): void }).checkOrCreateDirectory = () => {};
+
 export function createUploadService(service: ServiceContext): UploadService {
   const directory = join(service.config.dataDir, 'uploads');
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   // No expirationPeriodInMilliseconds: the store's expiry cleanup deletes finished uploads too.
-  const store = new FileStore({ directory });
+  const store = new PreparedFileStore({ directory });
   const rows = new UploadRows(service.db);
   const finisher = new UploadFinisher(service, rows, store);
   const ticketKey = loadTicketKey(service.config.dataDir);
