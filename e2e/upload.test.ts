@@ -7,7 +7,6 @@ import {
   CLOSE_NAME,
   DIALOG_NAME,
   chooseFile,
-  chooseFileButton,
   openButton,
   openPopup,
   progressPercent,

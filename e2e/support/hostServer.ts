@@ -29,17 +29,8 @@ export interface HostServer {
   close(): Promise<void>;
 }
 
-/** The ESM build's entry file, as named by dist/npm/package.json or the first index file found. */
-function esmEntry(): string {
-  const manifest = join(NPM_DIR, 'package.json');
-  if (existsSync(manifest)) {
-    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { module?: string; main?: string; exports?: unknown };
-    const named = pkg.module ?? pkg.main;
-    if (named) return named.replace(/^\.\//, '');
-  }
-  for (const candidate of ['index.js', 'index.mjs', 'openUpload.js']) if (existsSync(join(NPM_DIR, candidate))) return candidate;
-  return 'index.js';
-}
+/** The npm module's entry, as package.json `exports` names it (./dist/npm/index.js). */
+const ESM_ENTRY = 'index.js';
 
 /**
  * Serves the host pages, the framing page and the built ESM module (dist/npm) as a third-party
@@ -52,7 +43,7 @@ export async function startHostServer(): Promise<HostServer> {
     const kind = KINDS[url.pathname];
     if (kind) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(hostPage(kind, state.serviceUrl, esmEntry()));
+      res.end(hostPage(kind, state.serviceUrl, ESM_ENTRY));
       return;
     }
     if (url.pathname === '/framing.html') {

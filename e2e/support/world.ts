@@ -13,6 +13,8 @@ import { DIST_DIR, startHostServer, startOtherOrigin, type HostServer } from './
 export const BUILT_FILES = [
   'Scripts/UploadWidget/initUploadWidget.js',
   'Scripts/UploadWidget/initUploadABoxWidget.js',
+  'upload/uploader.js',
+  'npm/index.js',
 ];
 
 export function assertBuilt(): void {
