@@ -191,6 +191,52 @@ describe('overlay form (initUploadABoxWidget.js)', () => {
   });
 });
 
+describe('styles and language', () => {
+  it("the host page's styles cannot reach the layer, and the layer's styles do not reach the page", async () => {
+    const page = await hostPage('/overlay.html', world.widgetAuth(await world.registerVideo()));
+    await page.addStyleTag({
+      content: '* { opacity: .5 !important; border: 9px solid red !important } div, iframe, [role=dialog] { display: none !important; width: 1px !important }',
+    });
+    const styleOf = () =>
+      page.evaluate(() => {
+        const style = getComputedStyle(document.querySelector('button')!);
+        return [style.color, style.fontSize, style.fontFamily, style.opacity, style.borderTopWidth, style.margin].join('|');
+      });
+    const before = await styleOf();
+    await openOverlay(page);
+
+    const ax = await AccessibleQuery.open(context, page);
+    const box = await ax.box('dialog', DIALOG_NAME);
+    expect(box.width).toBeGreaterThan(300);
+    expect(box.height).toBeGreaterThan(300);
+    const frameBox = (await (await (await uploadFrame(page)).frameElement()).boundingBox())!;
+    expect(frameBox.width).toBeGreaterThan(300);
+    expect(await styleOf()).toBe(before);
+  });
+
+  it('`lang: "zh-CN"` shows the uploader in Simplified Chinese', async () => {
+    const page = await hostPage('/overlay.html', { ...world.widgetAuth(await world.registerVideo()), lang: 'zh-CN' });
+    await openButton(page).click();
+    const frame = await uploadFrame(page);
+    await frame.getByRole('button', { name: '选择视频文件' }).waitFor();
+  });
+
+  it("without `lang`, a Chinese browser gets Chinese text, in the layer's own controls too", async () => {
+    const chinese = await world.browser.newContext({ locale: 'zh-CN', viewport: { width: 1200, height: 800 } });
+    try {
+      const page = await chinese.newPage();
+      await page.goto(world.hostUrl('/overlay.html', world.widgetAuth(await world.registerVideo())));
+      await openButton(page).click();
+      await (await uploadFrame(page)).getByRole('button', { name: '选择视频文件' }).waitFor();
+      const ax = await AccessibleQuery.open(chinese, page);
+      expect(await ax.count('dialog', '上传视频')).toBe(1);
+      expect(await ax.count('button', '关闭')).toBe(1);
+    } finally {
+      await chinese.close();
+    }
+  });
+});
+
 describe('npm module (dist/npm, ESM)', () => {
   it('opens the popup form', async () => {
     const page = await hostPage('/esm-popup.html', world.widgetAuth(await world.registerVideo()));

@@ -70,8 +70,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     { appId: APP_A, appSecret: 'secret-of-app-a-0123456789', callbackUrl: callbacks.url, allowedOrigins: [host.origin] },
     { appId: APP_B, appSecret: 'secret-of-app-b-0123456789', callbackUrl: callbacks.url },
   ];
-  // Callbacks go to a loopback receiver, which a careful service refuses unless told this is a local test.
-  const service = await startTestService({ apps, env: { SOURCE_URL_ALLOW_PRIVATE: '1', ...options.env } });
+  const service = await startTestService({ apps, env: options.env });
   host.serviceUrl = service.address;
   const browser = await launchBrowser();
 
