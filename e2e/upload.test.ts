@@ -162,3 +162,41 @@ describe('resume after the host page is reloaded', () => {
     expect(sent).toBe(size - storedBeforeChoosing);
   });
 });
+
+describe('resume state lives on the service', () => {
+  it('an upload begun in a popup in one browser profile is finished from the overlay in another', async () => {
+    const videoId = await world.registerVideo();
+    const size = fileSize(bigVideo);
+    const first = await hostPage('/popup.html', world.widgetAuth(videoId));
+    const popup = await openPopup(first);
+    await throttleUploads(context, popup, 1024 * 1024);
+    await chooseFile(popup, bigVideo);
+    await waitForProgress(popup, 25);
+    await popup.close();
+    await waitForEvents(first, (list) => list.length > 0);
+    const stored = world.storedUploadBytes(videoId)!;
+    expect(stored).toBeGreaterThan(0.15 * size);
+    expect(stored).toBeLessThan(size);
+
+    // A fresh context shares no storage with the first: only the service knows where the upload stopped.
+    const other = await newContext(world.browser);
+    try {
+      const tus = recordTusRequests(other, world.service.address);
+      const page = await other.newPage();
+      await page.goto(world.hostUrl('/overlay.html', world.widgetAuth(videoId)));
+      await openButton(page).click();
+      const frame = await uploadFrame(page);
+      await frame.getByText(/Choose the same file to continue/).waitFor();
+      const storedBeforeChoosing = world.storedUploadBytes(videoId)!;
+      expect(storedBeforeChoosing).toBeGreaterThanOrEqual(stored);
+      await chooseFile(frame, bigVideo);
+      await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
+      await expectStoredIntact(videoId, bigVideo);
+      const requests = await tus.settle();
+      expect(requests.filter((request) => request.method === 'POST')).toEqual([]);
+      expect(requests.find((request) => request.method === 'PATCH')?.offset).toBe(storedBeforeChoosing);
+    } finally {
+      await other.close();
+    }
+  });
+});
