@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startDemoApp, type RunningDemo } from '../demo/app';
 import { startTestService, type TestService } from '../test/support/service';
 import { launchBrowser, newContext } from './support/browser';
-import { makeVideo } from './support/media';
+import { makeVideo, removeVideo } from './support/media';
 import { chooseFile, uploadFrame } from './support/widget';
 import { assertBuilt } from './support/world';
 
@@ -34,6 +34,7 @@ afterAll(async () => {
   await browser?.close();
   await service?.stop(true);
   await demo?.close();
+  removeVideo(clip);
 });
 beforeEach(async () => {
   context = await newContext(browser);

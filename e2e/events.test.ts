@@ -2,7 +2,7 @@ import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AccessibleQuery, clickBox } from './support/a11y';
 import { newContext, throttleUploads } from './support/browser';
-import { fileSize, makeVideo, sha256File } from './support/media';
+import { fileSize, makeVideo, sha256File, removeVideo } from './support/media';
 import {
   CLOSE_NAME,
   DIALOG_NAME,
@@ -30,7 +30,11 @@ beforeAll(async () => {
   smallVideo = await makeVideo({ seconds: 2, bitrate: 2_000_000 }, 'small.mp4');
   overLimitVideo = await makeVideo({ seconds: 4, bitrate: 4_000_000 }, 'over-limit.mp4');
 });
-afterAll(() => world?.stop());
+afterAll(async () => {
+  await world?.stop();
+  removeVideo(smallVideo);
+  removeVideo(overLimitVideo);
+});
 beforeEach(async () => {
   context = await newContext(world.browser);
 });

@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkCallback } from '../demo/signing';
 import { newContext } from './support/browser';
-import { makeVideo, sha256File } from './support/media';
+import { makeVideo, sha256File, removeVideo } from './support/media';
 import { chooseFile, openButton, uploadFrame, waitForEvents } from './support/widget';
 import { APP_A, startWorld, type World } from './support/world';
 
@@ -17,7 +17,10 @@ beforeAll(async () => {
   world = await startWorld();
   clip = await makeVideo({ seconds: 6, bitrate: 1_000_000, width: 640, height: 360 }, 'clip.mp4');
 });
-afterAll(() => world?.stop());
+afterAll(async () => {
+  await world?.stop();
+  removeVideo(clip);
+});
 beforeEach(async () => {
   context = await newContext(world.browser);
 });

@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AccessibleQuery, clickBox } from './support/a11y';
 import { newContext, throttleUploads } from './support/browser';
-import { fileSize, makeVideo, sha256File } from './support/media';
+import { fileSize, makeVideo, sha256File, removeVideo } from './support/media';
 import {
   CLOSE_NAME,
   DIALOG_NAME,
@@ -32,7 +32,11 @@ beforeAll(async () => {
   bigVideo = await makeVideo({ seconds: 12, bitrate: 8_000_000 }, 'big clip.mp4');
   mediumVideo = await makeVideo({ seconds: 6, bitrate: 8_000_000 }, 'medium.mp4');
 });
-afterAll(() => world?.stop());
+afterAll(async () => {
+  await world?.stop();
+  removeVideo(bigVideo);
+  removeVideo(mediumVideo);
+});
 beforeEach(async () => {
   context = await newContext(world.browser);
 });

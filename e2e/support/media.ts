@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, mkdtempSync, statSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -34,6 +34,11 @@ export async function makeVideo(options: VideoOptions, name = 'clip.mp4'): Promi
   args.push('-movflags', '+faststart', file);
   await run(process.env.FFMPEG_PATH || 'ffmpeg', args);
   return file;
+}
+
+/** Deletes a file made by {@link makeVideo} and its temporary folder. */
+export function removeVideo(file: string | undefined): void {
+  if (file) rmSync(dirname(file), { recursive: true, force: true });
 }
 
 export function fileSize(path: string): number {
