@@ -29,11 +29,7 @@ beforeEach(async () => {
 });
 afterEach(() => context?.close());
 
-async function hostPage(path: string, config: object, query = ''): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(world.hostUrl(path, config, query));
-  return page;
-}
+const hostPage = (path: string, config: object, query = ''): Promise<Page> => world.openHostPage(context, path, config, query);
 
 /** A host page framed by a same-origin parent page; the host page opens the overlay. */
 async function framingPage(config: object): Promise<Page> {

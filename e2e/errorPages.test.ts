@@ -16,11 +16,7 @@ beforeEach(async () => {
 });
 afterEach(() => context?.close());
 
-async function hostPage(path: string, config: object): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(world.hostUrl(path, config));
-  return page;
-}
+const hostPage = (path: string, config: object): Promise<Page> => world.openHostPage(context, path, config);
 
 /** The page's whole visible text, as a user reads it. */
 async function pageText(where: Page | Frame): Promise<string> {

@@ -40,11 +40,7 @@ beforeEach(async () => {
 });
 afterEach(() => context?.close());
 
-async function hostPage(path: string, config: object): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(world.hostUrl(path, config));
-  return page;
-}
+const hostPage = (path: string, config: object): Promise<Page> => world.openHostPage(context, path, config);
 
 async function openOverlay(page: Page): Promise<Frame> {
   await openButton(page).click();

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Socket } from 'node:net';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { AppRecord } from '../../src/server/auth/apps';
 import type { VideoRow } from '../../src/server/storage/videos';
 import { startTestService, type TestService } from '../../test/support/service';
@@ -40,6 +40,8 @@ export interface World {
   widgetAuth(videoId: string, appId?: string, at?: number): { appId: string; timestamp: string; token: string; videoId: string };
   /** A host page URL carrying `config` in its hash. */
   hostUrl(path: string, config: object, query?: string): string;
+  /** Opens that host page in a new tab of `context`. */
+  openHostPage(context: BrowserContext, path: string, config: object, query?: string): Promise<Page>;
   /** GET /Api/Video/Get. */
   getVideo(videoId: string, appId?: string): Promise<{ Video: { Status: number; Duration: number; PicSavePath: string }; VideoPlayFile: { VideoURL: string; Bitrate: unknown; BitrateLabel: string }[]; MediaSever: Record<string, string>; AuthMsg: { ResultCode: string } }>;
   video(videoId: string): VideoRow | undefined;
@@ -95,6 +97,11 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     },
     hostUrl(path, config, query = '') {
       return `${host.origin}${path}${query ? `?${query}` : ''}#${encodeURIComponent(JSON.stringify(config))}`;
+    },
+    async openHostPage(context, path, config, query = '') {
+      const page = await context.newPage();
+      await page.goto(this.hostUrl(path, config, query));
+      return page;
     },
     async getVideo(videoId, appId = APP_A) {
       const query = new URLSearchParams({ ...service.auth(appId), Id: videoId });
