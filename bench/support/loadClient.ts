@@ -1,0 +1,39 @@
+/** The load client run by `runLoad` in its own process: gets a plan over IPC, sends it back measured. */
+import { performance } from 'node:perf_hooks';
+import type { LoadPlan, LoadReport, LoadRequest } from './load';
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** True when the service answered the call as a success. */
+async function send(request: LoadRequest): Promise<boolean> {
+  const res = await fetch(request.url, request.method === 'POST' ? { method: 'POST', headers: FORM, body: request.body } : undefined);
+  const text = await res.text();
+  return res.status === 200 && text.includes('"ResultCode":"1"');
+}
+
+async function run(plan: LoadPlan): Promise<LoadReport> {
+  const latenciesMs: number[] = [];
+  let failures = 0;
+  let next = 0;
+  const start = performance.now();
+  const stopAt = start + plan.timeLimitMs;
+  const client = async () => {
+    while (next < plan.requests.length && performance.now() < stopAt) {
+      const request = plan.requests[next++]!;
+      const sent = performance.now();
+      try {
+        if (!(await send(request))) failures++;
+      } catch {
+        failures++;
+      }
+      latenciesMs.push(performance.now() - sent);
+    }
+  };
+  await Promise.all(Array.from({ length: plan.concurrency }, client));
+  return { latenciesMs, elapsedMs: performance.now() - start, failures };
+}
+
+process.once('message', async (plan: LoadPlan) => {
+  const report = await run(plan);
+  process.send!(report, () => process.disconnect());
+});
