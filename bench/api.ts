@@ -4,7 +4,7 @@
  * GET /Api/Video/GetUserVideoList at a few client counts, the clients in another process.
  */
 import { startTestService, type TestService } from '../test/support/service';
-import { runLoad, type LoadFigures, type LoadRequest } from './support/load';
+import { runLoad, startLoadClient, type LoadFigures, type LoadRequest } from './support/load';
 import { fixed, printTable } from './support/table';
 
 /** Videos registered before the reads: "a few thousand", spread over this many users. */
@@ -57,20 +57,22 @@ function row(name: string, clients: number, figures: LoadFigures): (string | num
 
 export async function apiBench(): Promise<void> {
   const service = await startTestService();
+  const client = startLoadClient();
   try {
     const rows: (string | number)[][] = [];
-    rows.push(row('POST /Api/Video/Post', 8, await runLoad({ requests: registrations(service), concurrency: 8, timeLimitMs: TIME_LIMIT_MS })));
+    rows.push(row('POST /Api/Video/Post', 8, await runLoad(client, { requests: registrations(service), concurrency: 8, timeLimitMs: TIME_LIMIT_MS })));
     const ids = (service.context.db.prepare('SELECT id FROM videos').all() as { id: string }[]).map((video) => video.id);
     for (const clients of [1, 8, 32]) {
-      rows.push(row('GET /Api/Video/Get', clients, await runLoad({ requests: gets(service, ids), concurrency: clients, timeLimitMs: TIME_LIMIT_MS })));
+      rows.push(row('GET /Api/Video/Get', clients, await runLoad(client, { requests: gets(service, ids), concurrency: clients, timeLimitMs: TIME_LIMIT_MS })));
     }
     for (const pageSize of [10, 100]) {
       const name = `GET GetUserVideoList PageSize=${pageSize}`;
-      rows.push(row(name, 8, await runLoad({ requests: lists(service, pageSize), concurrency: 8, timeLimitMs: TIME_LIMIT_MS })));
+      rows.push(row(name, 8, await runLoad(client, { requests: lists(service, pageSize), concurrency: 8, timeLimitMs: TIME_LIMIT_MS })));
     }
     console.log(`${ids.length} videos of ${USERS} users in the database (about ${Math.round(ids.length / USERS)} each); latencies in ms\n`);
     printTable(['call', 'clients', 'requests', 'failed', 'req/s', 'p50', 'p95', 'p99'], rows);
   } finally {
+    client.stop();
     await service.stop(true);
   }
 }

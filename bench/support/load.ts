@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { startChild, type Child } from './child';
 import { percentile } from './stats';
 
 export interface LoadRequest {
@@ -35,30 +35,22 @@ export interface LoadFigures {
   p99: number;
 }
 
-/**
- * Sends the plan from a separate Node process, so the service in this process keeps its event
- * loop (and a core) to itself, as it would with real clients.
- */
-export function runLoad(plan: LoadPlan): Promise<LoadFigures> {
-  return new Promise((resolve, reject) => {
-    const client = fork(new URL('./loadClient.ts', import.meta.url), { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-    let report: LoadReport | undefined;
-    client.on('message', (message) => {
-      report = message as LoadReport;
-    });
-    client.on('error', reject);
-    client.on('exit', (code) => {
-      if (!report) return reject(new Error(`load client exited with ${code} before reporting`));
-      const sorted = [...report.latenciesMs].sort((a, b) => a - b);
-      resolve({
-        requests: sorted.length,
-        failures: report.failures,
-        perSecond: sorted.length / (report.elapsedMs / 1000),
-        p50: percentile(sorted, 0.5),
-        p95: percentile(sorted, 0.95),
-        p99: percentile(sorted, 0.99),
-      });
-    });
-    client.send(plan);
-  });
+export type LoadClient = Child<LoadPlan, LoadReport>;
+
+/** A process that sends the plans, so the service keeps its event loop to itself, as with real clients. */
+export function startLoadClient(): LoadClient {
+  return startChild(new URL('./loadClient.ts', import.meta.url));
+}
+
+export async function runLoad(client: LoadClient, plan: LoadPlan): Promise<LoadFigures> {
+  const report = await client.run(plan);
+  const sorted = [...report.latenciesMs].sort((a, b) => a - b);
+  return {
+    requests: sorted.length,
+    failures: report.failures,
+    perSecond: sorted.length / (report.elapsedMs / 1000),
+    p50: percentile(sorted, 0.5),
+    p95: percentile(sorted, 0.95),
+    p99: percentile(sorted, 0.99),
+  };
 }

@@ -1,5 +1,6 @@
-/** The load client run by `runLoad` in its own process: gets a plan over IPC, sends it back measured. */
+/** The load client started by `startLoadClient` in its own process: gets plans over IPC, replies with what it measured. */
 import { performance } from 'node:perf_hooks';
+import { serveJobs } from './child';
 import type { LoadPlan, LoadReport, LoadRequest } from './load';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -33,7 +34,4 @@ async function run(plan: LoadPlan): Promise<LoadReport> {
   return { latenciesMs, elapsedMs: performance.now() - start, failures };
 }
 
-process.once('message', async (plan: LoadPlan) => {
-  const report = await run(plan);
-  process.send!(report, () => process.disconnect());
-});
+serveJobs(run);
