@@ -12,11 +12,11 @@ import type { UploadPageBoot } from '../src/shared/uploadPage';
 import { VideoStatus } from '../src/server/storage/videos';
 import { startTestService, type TestService } from '../test/support/service';
 import { openUploader, registerVideo, sha256 } from '../test/uploadHelpers';
+import type { Child } from './support/child';
 import { makeRandomFile } from './support/files';
 import { sampleRss, type RssFigures } from './support/memory';
 import { median } from './support/stats';
 import { fixed, MIB, mib, printTable } from './support/table';
-import type { Child } from './support/child';
 import { startTusClient, type TusJob, type TusRun } from './support/tusUpload';
 
 const CASES: { mebibytes: number; chunkSize: number }[] = [
