@@ -1,12 +1,10 @@
 /**
- * Shows the service's error page text in a same-origin blank container (popup or iframe), for
- * configuration errors the loader finds itself. `textContent` keeps every echoed value inert.
+ * Shows the service's error page (src/server/widget/pages.ts: the bare text, titled "Upload error")
+ * in a same-origin blank container (popup or iframe), for configuration errors the loader finds
+ * itself. `textContent` keeps every echoed value inert. A new window's or iframe's first blank
+ * document always has a body (HTML: "populate with html/head/body").
  */
 export function writeErrorPage(doc: Document, code: string, message: string): void {
-  doc.title = `ErrorCode : ${code}`;
-  const body = doc.body ?? doc.documentElement.appendChild(doc.createElement('body'));
-  const text = doc.createElement('p');
-  text.textContent = `ErrorCode : ${code}, ErrorMessage : ${message}`;
-  text.style.cssText = 'font:14px/1.5 system-ui,sans-serif;color:#b42318;margin:24px;word-break:break-word';
-  body.replaceChildren(text);
+  doc.title = 'Upload error';
+  doc.body.textContent = `ErrorCode : ${code}, ErrorMessage : ${message}`;
 }

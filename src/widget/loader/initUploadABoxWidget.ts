@@ -1,11 +1,5 @@
-import type { OverlayUploadConfig, UploadWidgetHandle } from '../../shared/widgetConfig';
-import { openWidget } from './openUpload';
-import { missingScriptBase, serviceBaseFromScript } from './scriptBase';
-
-const serviceBase = serviceBaseFromScript(document.currentScript);
+import type { OverlayUploadConfig } from '../../shared/widgetConfig';
+import { scriptOpenUpload } from './scriptBase';
 
 /** `UploadABoxWidget.openUpload(config)`: the overlay form. */
-export function openUpload(config: OverlayUploadConfig): UploadWidgetHandle {
-  if (!serviceBase) throw missingScriptBase('initUploadABoxWidget.js');
-  return openWidget(config, { serviceBase, form: 'overlay' });
-}
+export const openUpload = scriptOpenUpload<OverlayUploadConfig>('overlay', 'initUploadABoxWidget.js');

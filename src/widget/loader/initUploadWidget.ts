@@ -1,11 +1,5 @@
-import type { PopupUploadConfig, UploadWidgetHandle } from '../../shared/widgetConfig';
-import { openWidget } from './openUpload';
-import { missingScriptBase, serviceBaseFromScript } from './scriptBase';
-
-const serviceBase = serviceBaseFromScript(document.currentScript);
+import type { PopupUploadConfig } from '../../shared/widgetConfig';
+import { scriptOpenUpload } from './scriptBase';
 
 /** `UploadWidget.openUpload(config)`: the popup form. Call it from a click, or the popup is blocked (the overlay then opens instead). */
-export function openUpload(config: PopupUploadConfig): UploadWidgetHandle {
-  if (!serviceBase) throw missingScriptBase('initUploadWidget.js');
-  return openWidget(config, { serviceBase, form: 'popup' });
-}
+export const openUpload = scriptOpenUpload<PopupUploadConfig>('popup', 'initUploadWidget.js');

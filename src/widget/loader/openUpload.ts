@@ -1,7 +1,6 @@
-import type { PageMessage } from '../../shared/messages';
 import type { UploadWidgetHandle } from '../../shared/widgetConfig';
 import { writeErrorPage } from './errorPage';
-import { listenToPage, postClose, type PageLink } from './messaging';
+import { linkToPage } from './messaging';
 import { openOverlay } from './overlay';
 import { randomChannel, uploadPageUrl } from './pageUrl';
 import { openPopup } from './popup';
@@ -14,15 +13,6 @@ export interface WidgetTarget {
   form: WidgetForm;
 }
 
-interface Container {
-  /** Where the page's messages arrive. */
-  hostWindow: Window;
-  pageWindow(): Window | null;
-  /** The blank container's document, for the loader's own error page. */
-  blankDocument(): Document | null;
-  remove(): void;
-}
-
 /** One throwing handler must not break the widget or the other handlers. */
 function emit<T>(handler: ((info: T) => void) | undefined, info: T): void {
   if (!handler) return;
@@ -33,17 +23,6 @@ function emit<T>(handler: ((info: T) => void) | undefined, info: T): void {
   }
 }
 
-/** The topmost window when its document is reachable (same origin); reading a cross-origin one throws. */
-function reachableTop(win: Window): Window {
-  try {
-    const top = win.top;
-    if (top && top !== win && top.document.body) return top;
-  } catch {
-    // Cross-origin top: stay in our own frame.
-  }
-  return win;
-}
-
 /**
  * Checks the configuration, opens the container (popup, or overlay when asked or when the popup is
  * blocked) and relays the page's events to the handlers. Runs synchronously up to `window.open`,
@@ -52,10 +31,11 @@ function reachableTop(win: Window): Window {
 export function openWidget(raw: unknown, target: WidgetTarget, win: Window = window): UploadWidgetHandle {
   const check = checkConfig(raw, target.form);
   const { handlers, videoId } = check;
-  const texts = loaderTexts(check.ok ? check.config.lang : undefined, win.navigator.language);
+  const config = check.ok ? check.config : undefined;
+  const texts = loaderTexts(config?.lang, win.navigator.language);
   const channel = randomChannel();
-  const pageUrl = (hostWindow: Window, form: WidgetForm) =>
-    check.ok ? uploadPageUrl(target.serviceBase, check.config, channel, hostWindow.location.origin, form) : null;
+  // Empty without a valid configuration: the container stays blank for the loader's own error page.
+  const pageUrl = (host: Window, form: WidgetForm) => (config ? uploadPageUrl(target.serviceBase, config, channel, host.location.origin, form) : '');
 
   let closed = false;
   let succeeded = false;
@@ -64,48 +44,19 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   const close = () => {
     if (closed) return;
     closed = true;
-    stopListening();
-    postClose(link);
+    unlink();
     container.remove();
     if (!succeeded) emit(handlers.onFailure, { videoId, reason: 'closed', message: texts.closed });
   };
 
-  const openContainer = (): Container => {
-    if (target.form === 'popup') {
-      const popup = openPopup(win, pageUrl(win, 'popup'), close);
-      if (popup) {
-        return { hostWindow: win, pageWindow: () => popup.window, blankDocument: () => popup.window.document, remove: popup.close };
-      }
-      // Blocked: the overlay needs no permission, so the user still gets the uploader.
-    }
-    const isTop = check.ok ? check.config.isTop : true;
-    const hostWindow = isTop ? reachableTop(win) : win;
-    const layout = check.ok ? check.config : { left: undefined, top: undefined };
-    const overlay = openOverlay(hostWindow, win.document, layout, texts, close);
-    const url = pageUrl(hostWindow, 'overlay');
-    if (url) overlay.frame.src = url;
-    // A layer placed in the top window would outlive our frame's page; take it down with us.
-    if (hostWindow !== win) win.addEventListener('pagehide', close);
-    return {
-      hostWindow,
-      pageWindow: () => overlay.frame.contentWindow,
-      blankDocument: () => overlay.frame.contentDocument,
-      remove() {
-        win.removeEventListener('pagehide', close);
-        overlay.remove();
-      },
-    };
-  };
+  // The popup form has no layout options: its fallback layer is centred and covers the reachable top.
+  const layout = target.form === 'overlay' ? config : undefined;
+  const container =
+    (target.form === 'popup' && openPopup(win, pageUrl(win, 'popup'), close)) ||
+    // Blocked (or asked for): the overlay needs no permission, so the user still gets the uploader.
+    openOverlay(win, layout?.isTop ?? true, layout ?? {}, texts, (host) => pageUrl(host, 'overlay'), close);
 
-  const container = openContainer();
-  const link: PageLink = {
-    hostWindow: container.hostWindow,
-    serviceOrigin: new URL(target.serviceBase).origin,
-    pageWindow: container.pageWindow,
-    channel,
-  };
-
-  const onMessage = (message: PageMessage) => {
+  const unlink = linkToPage(container, new URL(target.serviceBase).origin, channel, (message) => {
     switch (message.type) {
       case 'success':
         if (succeeded) return;
@@ -122,12 +73,11 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
       case 'close':
         close();
     }
-  };
-  const stopListening = listenToPage(link, onMessage);
+  });
 
   if (!check.ok) {
     const { code, message } = check.problem;
-    const doc = container.blankDocument();
+    const doc = container.page()?.document;
     if (doc) writeErrorPage(doc, code, message);
     // After returning, so a handler may already use the handle.
     queueMicrotask(() => emit(handlers.onFailure, { videoId, reason: 'validation', code, message }));

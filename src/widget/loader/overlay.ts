@@ -1,55 +1,65 @@
+import type { Container } from './container';
 import type { LoaderTexts } from './texts';
 
 export interface OverlayLayout {
   /** CSS lengths, already checked; absent means centred on that axis. */
-  left: string | undefined;
-  top: string | undefined;
-}
-
-export interface Overlay {
-  frame: HTMLIFrameElement;
-  /** Removes every node and listener it added and gives focus back. */
-  remove(): void;
+  left?: string | undefined;
+  top?: string | undefined;
 }
 
 const TAG = 'open-upload-overlay';
 
-/** Keeps the host element out of reach of the host page's styles: inline `!important` beats any stylesheet rule. */
-const HOST_STYLE: Record<string, string> = {
-  all: 'initial',
-  display: 'block',
-  position: 'fixed',
-  inset: '0',
-  'z-index': '2147483647',
-};
-
-/** Lives in a closed shadow root, so it neither reaches the host page nor is reached by it (short class names: the loader is size-bound). */
-const CSS =
-  '.b{position:fixed;inset:0;background:#0f172a8c}' +
-  '.d{position:fixed;display:flex;flex-direction:column;width:min(640px,calc(100vw - 16px));height:min(560px,calc(100vh - 16px));background:#fff;border-radius:10px;box-shadow:0 12px 40px #0006;overflow:hidden}' +
-  '.c{all:unset;align-self:flex-end;cursor:pointer;font:20px/32px system-ui,sans-serif;color:#334155;width:32px;text-align:center}' +
-  '.c:focus-visible{outline:2px solid #2563eb}' +
-  'iframe{flex:1;border:0}';
+/**
+ * The host element is the backdrop. Inline `!important` keeps it out of reach of the host page's
+ * styles: no stylesheet rule beats it.
+ */
+const HOST_STYLE =
+  'all:initial!important;display:block!important;position:fixed!important;inset:0!important;z-index:2147483647!important;background:#0f172a8c!important';
 
 /**
- * A modal layer holding the upload page's iframe, in `hostWindow` (the current window or its
- * reachable top). Close button and Escape call `onCloseRequest`; focus stays inside until removed,
- * then goes back to where it was in `callerDocument` (which differs from the host's when we are framed).
+ * Lives in a closed shadow root, so it neither reaches the host page nor is reached by it; the
+ * root holds one div, one button and one iframe, so element selectors are enough.
+ */
+const CSS =
+  'div{position:fixed;display:flex;flex-flow:column;width:min(640px,100vw - 16px);height:min(560px,100vh - 16px);background:#fff;border-radius:10px;box-shadow:0 12px 40px #0006;overflow:hidden}' +
+  'button{all:unset;align-self:flex-end;cursor:pointer;font:20px/32px system-ui;color:#334155;width:32px;text-align:center}' +
+  'button:focus-visible{outline:2px solid #2563eb}' +
+  'iframe{flex:1;border:0}';
+
+/** The topmost window when its document is reachable (same origin); reading a cross-origin one throws. */
+function reachableTop(win: Window): Window {
+  try {
+    const top = win.top;
+    if (top && top !== win && top.document.body) return top;
+  } catch {
+    // Cross-origin top: stay in our own frame.
+  }
+  return win;
+}
+
+/**
+ * A modal layer holding the upload page's iframe, in the caller's window or, with `isTop`, in its
+ * reachable top. `pageUrl` gets the window the layer lands in (its origin goes on the page's
+ * address); empty leaves the iframe blank for the loader's own error page. Close button and Escape
+ * call `onCloseRequest`; focus stays inside until removed, then goes back to where it was.
  */
 export function openOverlay(
-  hostWindow: Window,
-  callerDocument: Document,
+  caller: Window,
+  isTop: boolean,
   layout: OverlayLayout,
   texts: LoaderTexts,
+  pageUrl: (host: Window) => string,
   onCloseRequest: () => void,
-): Overlay {
-  const doc = hostWindow.document;
-  const previousFocus = callerDocument.activeElement as HTMLElement | null;
+): Container {
+  const host = isTop ? reachableTop(caller) : caller;
+  const doc = host.document;
+  // The caller's document, not the host's: they differ when we are framed.
+  const previousFocus = caller.document.activeElement as HTMLElement | null;
 
   // An autonomous custom element name: host pages rarely style it, and it may hold a shadow root.
-  const host = doc.createElement(TAG);
-  for (const [name, value] of Object.entries(HOST_STYLE)) host.style.setProperty(name, value, 'important');
-  const root = host.attachShadow({ mode: 'closed' });
+  const layer = doc.createElement(TAG);
+  layer.style.cssText = HOST_STYLE;
+  const root = layer.attachShadow({ mode: 'closed' });
 
   // Built node by node (no innerHTML): host pages that enforce Trusted Types would refuse markup strings.
   const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string>, ...children: (Node | string)[]) => {
@@ -58,8 +68,10 @@ export function openOverlay(
     element.append(...children);
     return element;
   };
-  const closeButton = el('button', { type: 'button', class: 'c', 'aria-label': texts.close }, '×');
+  const closeButton = el('button', { 'aria-label': texts.close }, '×');
   const frame = el('iframe', { title: texts.dialog });
+  const url = pageUrl(host);
+  if (url) frame.src = url;
   // Focus sentinels: Tab past the iframe lands on the end one and wraps to the close button;
   // Shift+Tab before the close button wraps to the iframe. The iframe's own keys are invisible to us.
   const start = el('span', { tabindex: '0' });
@@ -67,10 +79,10 @@ export function openOverlay(
   start.onfocus = () => frame.focus();
   end.onfocus = () => closeButton.focus();
   closeButton.onclick = onCloseRequest;
-  const dialog = el('div', { class: 'd', role: 'dialog', 'aria-modal': 'true', 'aria-label': texts.dialog }, start, closeButton, frame, end);
+  const dialog = el('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': texts.dialog }, start, closeButton, frame, end);
   // Centred on an axis unless placed on it.
   dialog.style.cssText = `left:${layout.left ?? '50%'};top:${layout.top ?? '50%'};transform:translate(${layout.left ? 0 : '-50%'},${layout.top ? 0 : '-50%'})`;
-  root.append(el('style', {}, CSS), el('div', { class: 'b' }), dialog);
+  root.append(el('style', {}, CSS), dialog);
 
   // Focus anywhere else in the host page (a click, a script) comes back to the layer. Another
   // open widget's layer is left alone, or two layers would pull focus back and forth forever.
@@ -85,16 +97,20 @@ export function openOverlay(
   };
   doc.addEventListener('focusin', onFocusIn, true);
   doc.addEventListener('keydown', onKeyDown, true);
+  // A layer placed in the top window would outlive our frame's page; take it down with us.
+  if (host !== caller) caller.addEventListener('pagehide', onCloseRequest);
 
-  doc.body.append(host);
+  doc.body.append(layer);
   frame.focus();
 
   return {
-    frame,
+    host,
+    page: () => frame.contentWindow,
     remove() {
       doc.removeEventListener('focusin', onFocusIn, true);
       doc.removeEventListener('keydown', onKeyDown, true);
-      host.remove();
+      caller.removeEventListener('pagehide', onCloseRequest);
+      layer.remove();
       if (previousFocus?.isConnected) previousFocus.focus();
     },
   };

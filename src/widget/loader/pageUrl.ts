@@ -1,5 +1,5 @@
-import { UPLOAD_PAGE_PATH, type UploadPageQuery } from '../../shared/uploadPage';
-import type { ResolvedConfig, WidgetForm } from './validateConfig';
+import { UPLOAD_PAGE_PATH } from '../../shared/uploadPage';
+import { PAGE_OPTIONS, type ResolvedConfig, type WidgetForm } from './validateConfig';
 
 /** 128 random bits as hex: the per-open channel id every message must carry. */
 export function randomChannel(): string {
@@ -7,19 +7,12 @@ export function randomChannel(): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** The upload page's address; `hostOrigin` is the origin of the window that will hold the container. */
+/**
+ * The upload page's address (query: UploadPageQuery); `hostOrigin` is the origin of the window
+ * that will hold the container. An absent `lang` stays off the address.
+ */
 export function uploadPageUrl(serviceBase: string, config: ResolvedConfig, channel: string, hostOrigin: string, form: WidgetForm): string {
-  const query: UploadPageQuery = {
-    appId: config.appId,
-    timestamp: config.timestamp,
-    token: config.token,
-    videoId: config.videoId,
-    uploadType: config.uploadType,
-    needHandleSepcial: config.needHandleSepcial ? 'true' : 'false',
-    ...(config.lang ? { lang: config.lang } : {}),
-    channel,
-    origin: hostOrigin,
-    form,
-  };
-  return `${serviceBase}${UPLOAD_PAGE_PATH}?${new URLSearchParams({ ...query })}`;
+  const query = new URLSearchParams({ channel, origin: hostOrigin, form });
+  for (const key of PAGE_OPTIONS) if (config[key] !== undefined) query.set(key, `${config[key]}`);
+  return `${serviceBase}${UPLOAD_PAGE_PATH}?${query}`;
 }

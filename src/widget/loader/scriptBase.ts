@@ -1,14 +1,18 @@
-/**
- * The service's base URL from the loader's own `src` ({base}/Scripts/UploadWidget/<file>.js), so a
- * page needs no other setting. Must be given `document.currentScript` while the script first runs:
- * it is null once the script has finished.
- */
-export function serviceBaseFromScript(script: Element | null): string | undefined {
-  const src = script?.getAttribute('src');
-  if (!src) return undefined;
-  return new URL('../../', new URL(src, script!.ownerDocument.baseURI)).href.replace(/\/$/, '');
-}
+import type { UploadWidgetHandle } from '../../shared/widgetConfig';
+import { openWidget } from './openUpload';
+import type { WidgetForm } from './validateConfig';
 
-export function missingScriptBase(fileName: string): Error {
-  return new Error(`openUpload: cannot tell the service's address; load ${fileName} with <script src="{service}/Scripts/UploadWidget/${fileName}">`);
+/**
+ * `openUpload` of a script-tag loader. The service's base URL comes from the script's own `src`
+ * ({base}/Scripts/UploadWidget/<file>.js), so a page needs no other setting; it is read while the
+ * script first runs, because `document.currentScript` is null once the script has finished.
+ */
+export function scriptOpenUpload<Config>(form: WidgetForm, fileName: string): (config: Config) => UploadWidgetHandle {
+  const script = document.currentScript;
+  const src = script?.getAttribute('src');
+  const serviceBase = src && new URL('../../', new URL(src, script!.ownerDocument.baseURI)).href.replace(/\/$/, '');
+  return (config) => {
+    if (!serviceBase) throw new Error(`openUpload: load ${fileName} from the service, with <script src="{service}/Scripts/UploadWidget/${fileName}">`);
+    return openWidget(config, { serviceBase, form });
+  };
 }

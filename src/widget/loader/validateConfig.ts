@@ -1,9 +1,5 @@
-import type {
-  OverlayOptions,
-  UploadEventHandlers,
-  UploadType,
-  WidgetLanguage,
-} from '../../shared/widgetConfig';
+import type { UploadPageQuery } from '../../shared/uploadPage';
+import type { UploadEventHandlers, UploadType, WidgetLanguage } from '../../shared/widgetConfig';
 
 export type WidgetForm = 'popup' | 'overlay';
 
@@ -33,33 +29,60 @@ export type ConfigCheck = {
   videoId: string;
 } & ({ ok: true; config: ResolvedConfig } | { ok: false; problem: ConfigProblem });
 
-const DEFAULTS = {
+/** The options the upload page takes (src/shared/uploadPage.ts). */
+type PageOption = keyof UploadPageQuery & keyof ResolvedConfig;
+type Rule = [valid: (value: unknown) => boolean, expected: string];
+
+const typeIs = (type: string) => (value: unknown) => typeof value === type;
+const oneOf = <T>(...values: T[]) => (value: unknown) => values.includes(value as T);
+const STRING: Rule = [typeIs('string'), 'a string'];
+const BOOLEAN: Rule = [typeIs('boolean'), 'true or false'];
+/** Non-negative lengths only: a negative offset would push the layer out of sight. */
+const LENGTH: Rule = [
+  (value) => typeof value === 'string' && /^(0|\d*\.?\d+(px|%|em|rem|vw|vh|vmin|vmax|ch|ex|pt|pc|cm|mm|in))$/i.test(value.trim()),
+  'a CSS length such as "120px" or "10%"',
+];
+
+/**
+ * The options the service checks too (they go on the upload page's address), in the spec table's
+ * order, so the first problem reported is the one the service would report. The first four are
+ * required; the rest have a default.
+ */
+const RULES: Record<PageOption, Rule> = {
+  appId: STRING,
+  timestamp: STRING,
+  token: STRING,
+  videoId: STRING,
+  uploadType: [oneOf<UploadType>('flash', 'silverlight'), '"flash" or "silverlight"'],
+  needHandleSepcial: BOOLEAN,
+  lang: [oneOf<WidgetLanguage>('en', 'zh-CN'), '"en" or "zh-CN"'],
+};
+
+/**
+ * Options of the overlay form only; the service never sees them, so they are checked last. Kept
+ * apart so the popup loader, which refuses them, does not carry their checks.
+ */
+const OVERLAY_ONLY = ['isTop', 'left', 'top'] as const satisfies (keyof ResolvedConfig)[];
+const OVERLAY_RULES: Record<(typeof OVERLAY_ONLY)[number], Rule> = {
+  isTop: BOOLEAN,
+  left: LENGTH,
+  top: LENGTH,
+};
+
+/** `left`/`top` absent mean centred, `lang` absent means the browser's language. */
+const DEFAULTS: Omit<ResolvedConfig, 'appId' | 'timestamp' | 'token' | 'videoId'> = {
   uploadType: 'flash',
   needHandleSepcial: false,
+  lang: undefined,
   isTop: true,
-} as const satisfies Pick<ResolvedConfig, 'uploadType' | 'needHandleSepcial' | 'isTop'>;
+  left: undefined,
+  top: undefined,
+};
 
-const REQUIRED = ['appId', 'timestamp', 'token', 'videoId'] as const;
-const HANDLERS = ['onSuccess', 'onFailure', 'onError'] as const satisfies readonly (keyof UploadEventHandlers)[];
-const OVERLAY_ONLY: readonly string[] = ['left', 'top', 'isTop'] satisfies readonly (keyof OverlayOptions)[];
-const COMMON: readonly string[] = [...REQUIRED, 'uploadType', 'needHandleSepcial', 'lang', ...HANDLERS];
-
-const oneOf = <T extends string>(...values: T[]) => (value: unknown) => values.includes(value as T);
-const isBoolean = (value: unknown) => typeof value === 'boolean';
-/** Non-negative lengths only: a negative offset would push the layer out of sight. */
-const isCssLength = (value: unknown) =>
-  typeof value === 'string' && /^(?:0|(?:\d+|\d*\.\d+)(?:px|%|em|rem|vw|vh|vmin|vmax|ch|ex|pt|pc|cm|mm|in))$/i.test(value.trim());
-const LENGTH = 'a CSS length such as "120px" or "10%"';
-
-/** The optional options in the order of the spec's table, so the first problem reported is the one the service would report. */
-const RULES: [key: string, valid: (value: unknown) => boolean, expected: string][] = [
-  ['uploadType', oneOf<UploadType>('flash', 'silverlight'), '"flash" or "silverlight"'],
-  ['needHandleSepcial', isBoolean, 'true or false'],
-  ['isTop', isBoolean, 'true or false'],
-  ['left', isCssLength, LENGTH],
-  ['top', isCssLength, LENGTH],
-  ['lang', oneOf<WidgetLanguage>('en', 'zh-CN'), '"en" or "zh-CN"'],
-];
+export const PAGE_OPTIONS = Object.keys(RULES) as PageOption[];
+const HANDLERS = ['onSuccess', 'onFailure', 'onError'] as const satisfies (keyof UploadEventHandlers)[];
+/** Every option name: the defaults name every optional one, overlay-only ones included. */
+const KNOWN: string[] = [...PAGE_OPTIONS, ...Object.keys(DEFAULTS), ...HANDLERS];
 
 function describe(value: unknown): string {
   return typeof value === 'string' ? `"${value}"` : value === null ? 'null' : `a ${Array.isArray(value) ? 'list' : typeof value}`;
@@ -78,8 +101,8 @@ export function checkConfig(raw: unknown, form: WidgetForm): ConfigCheck {
   const options = raw as Record<string, unknown>;
 
   for (const key in options) {
-    if (COMMON.includes(key) || (form === 'overlay' && OVERLAY_ONLY.includes(key))) continue;
-    throw fail(OVERLAY_ONLY.includes(key) ? `\`${key}\` is an option of the overlay form only` : `unknown option \`${key}\``);
+    if (!KNOWN.includes(key)) throw fail(`unknown option \`${key}\``);
+    if (form !== 'overlay' && OVERLAY_ONLY.includes(key as never)) throw fail(`\`${key}\` is an option of the overlay form only`);
   }
 
   const handlers: UploadEventHandlers = {};
@@ -90,41 +113,18 @@ export function checkConfig(raw: unknown, form: WidgetForm): ConfigCheck {
   }
 
   const videoId = typeof options.videoId === 'string' ? options.videoId.trim() : '';
-  const problem = findProblem(options);
-  if (problem) return { ok: false, problem, handlers, videoId };
-
-  const str = (key: (typeof REQUIRED)[number]) => (options[key] as string).trim();
-  return {
-    ok: true,
-    handlers,
-    videoId,
-    config: {
-      appId: str('appId'),
-      timestamp: str('timestamp'),
-      token: str('token'),
-      videoId,
-      uploadType: (options.uploadType as UploadType | undefined) ?? DEFAULTS.uploadType,
-      needHandleSepcial: (options.needHandleSepcial as boolean | undefined) ?? DEFAULTS.needHandleSepcial,
-      lang: options.lang as WidgetLanguage | undefined,
-      left: (options.left as string | undefined)?.trim(),
-      top: (options.top as string | undefined)?.trim(),
-      isTop: (options.isTop as boolean | undefined) ?? DEFAULTS.isTop,
-    },
-  };
-}
-
-/** Codes and wording as the service's for the same failure (src/server/errors.ts, http/params.ts). */
-function findProblem(options: Record<string, unknown>): ConfigProblem | undefined {
-  const invalid = (key: string, expected: string): ConfigProblem => ({
-    code: '106',
-    message: `Invalid Parameter: ${key} must be ${expected}, got ${describe(options[key])}`,
-  });
-  for (const key of REQUIRED) {
+  // Codes and wording as the service's for the same failure (src/server/errors.ts, http/params.ts).
+  const problem = (code: ConfigProblem['code'], message: string): ConfigCheck => ({ ok: false, problem: { code, message }, handlers, videoId });
+  const config: Record<string, unknown> = { ...DEFAULTS };
+  const rules = form === 'overlay' ? { ...RULES, ...OVERLAY_RULES } : RULES;
+  for (const key in rules) {
     const value = options[key];
-    // Blank counts as missing, as on the service.
-    if (value == null || (typeof value === 'string' && !value.trim())) return { code: '101', message: `Missing Parameter: ${key}` };
-    if (typeof value !== 'string') return invalid(key, 'a string');
+    const [valid, expected] = rules[key as PageOption]!;
+    // A required option left blank counts as missing, as on the service.
+    if (!(key in DEFAULTS) && (value == null || (typeof value === 'string' && !value.trim()))) return problem('101', `Missing Parameter: ${key}`);
+    if (value === undefined) continue;
+    if (!valid(value)) return problem('106', `Invalid Parameter: ${key} must be ${expected}, got ${describe(value)}`);
+    config[key] = typeof value === 'string' ? value.trim() : value;
   }
-  for (const [key, valid, expected] of RULES) if (options[key] !== undefined && !valid(options[key])) return invalid(key, expected);
-  return undefined;
+  return { ok: true, handlers, videoId, config: config as unknown as ResolvedConfig };
 }
