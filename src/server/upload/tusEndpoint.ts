@@ -18,6 +18,11 @@ export const TUS_PATH = '/UploadWidget/files';
 const COLLECTION = /^\/UploadWidget\/files\/?$/;
 const UPLOAD_URL = /^\/UploadWidget\/files\/([0-9a-f]{32})$/;
 
+/** The upload id named by a request path (already parsed as a URL: dot segments resolved, no query). */
+function uploadIdOf(pathname: string): string | undefined {
+  return UPLOAD_URL.exec(pathname)?.[1];
+}
+
 /** Random, never the videoId: a second creation under a reused id would reset a finished upload to offset 0. */
 function newUploadId(): string {
   return randomBytes(16).toString('hex');
@@ -84,6 +89,9 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
     // The upload page is served from PUBLIC_URL, so the upload is same-origin; no other page may read replies.
     allowedOrigins: (origin) => origin === new URL(service.config.publicUrl).origin,
     generateUrl: (_req, { id }) => uploadUrl(service, id),
+    // tus would otherwise take the last `/` segment of the whole URL, query string included, so
+    // `…/files/<own id>?x=/<other id>` passed the gate for one upload and wrote to the other.
+    getFileIdFromRequest: (req) => uploadIdOf(new URL(req.url).pathname),
     disableTerminationForFinishedUploads: true,
     async onUploadCreate(req, upload) {
       const claims = claimsOf(req.headers.get(TICKET_HEADER));
@@ -134,7 +142,7 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
           throw new ApiError('WRONG_STATE', 'the video already has its file');
         }
       } else {
-        const uploadId = UPLOAD_URL.exec(url.pathname)?.[1];
+        const uploadId = uploadIdOf(url.pathname);
         const row = uploadId === undefined ? undefined : rows.get(uploadId);
         if (!row) throw new ApiError('NOT_FOUND', 'no such upload');
         if (row.video_id !== claims.videoId || row.app_id !== claims.appId) throw new ApiError('NO_PERMISSION', 'the upload belongs to another video');
