@@ -76,6 +76,10 @@ export function transcodeArgs(input: string, outputs: readonly RenditionOutput[]
     .map(({ rendition }, index) => `[s${index}]scale=${rendition.width}:${rendition.height},setsar=1[v${index}]`)
     .join(';');
   const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-threads', String(threads), '-i', `file:${input}`];
+  // Frames are passed on as they are, never duplicated to fill gaps: with the MP4 muxer's default
+  // constant rate, a 30 KB file declaring 10 hours between two frames made ffmpeg encode two
+  // million copies. (`-vsync` rather than `-fps_mode`, which ffmpeg 4 lacks.)
+  args.push('-vsync', 'vfr');
   args.push('-filter_complex', `[0:v:0]split=${outputs.length}${branches};${scales}`);
   outputs.forEach(({ rendition, path }, index) => {
     args.push(

@@ -1,0 +1,63 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mediaDir } from '../src/server/media/paths';
+import { markSourceStored } from '../src/server/processing/pipeline';
+import { VideoStatus, type VideoRow } from '../src/server/storage/videos';
+import { startTestService, type TestService } from './support/service';
+import { registerVideo } from './uploadHelpers';
+
+const run = promisify(execFile);
+
+let work: string;
+let service: TestService;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'ovu-hostile-'));
+  service = await startTestService();
+});
+afterAll(async () => {
+  await service?.stop(true);
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** What a finished upload does: the file becomes the video's source and the video waits for transcoding. */
+async function processFile(target: TestService, file: string): Promise<VideoRow> {
+  const videoId = await registerVideo(target);
+  const dir = mediaDir(target.dataDir, videoId);
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(file, join(dir, 'source.mkv'));
+  expect(markSourceStored(target.context, videoId, 'source.mkv')).toBe(true);
+  for (;;) {
+    const video = target.context.videos.get(videoId)!;
+    if (video.status === VideoStatus.Normal || video.status === VideoStatus.TranscodingFailed) return video;
+    await new Promise((wake) => setTimeout(wake, 50));
+  }
+}
+
+async function frameCount(file: string): Promise<number> {
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file]);
+  return Number(stdout.trim());
+}
+
+describe('hostile media', () => {
+  it('a tiny file declaring ten hours between its frames is transcoded without inventing frames', async () => {
+    // Three frames of a 60 fps stream, the last stamped 10 hours in: about 10 KB on disk.
+    const file = join(work, 'ten-hours.mkv');
+    await run('ffmpeg', [
+      '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
+      '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=60', '-frames:v', '3',
+      '-vf', "setpts='if(gte(N,2),36000/TB,PTS)'", '-vsync', 'passthrough',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file,
+    ]);
+    const video = await processFile(service, file);
+    expect(video.status).toBe(VideoStatus.Normal);
+    expect(video.duration).toBeGreaterThan(35_999);
+    const renditions = service.context.videos.playFiles(video.id);
+    expect(renditions.map((play) => play.file)).toEqual(['240p.mp4']);
+    expect(await frameCount(join(mediaDir(service.dataDir, video.id), '240p.mp4'))).toBe(3);
+  }, 60_000);
+});
