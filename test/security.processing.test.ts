@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../src/server/config';
 import { mediaDir } from '../src/server/media/paths';
 import { markSourceStored } from '../src/server/processing/pipeline';
+import { describeMedia, PictureTooLargeError } from '../src/server/processing/probe';
 import { VideoStatus, type VideoRow } from '../src/server/storage/videos';
 import { startTestService, type TestService } from './support/service';
 import { registerVideo } from './uploadHelpers';
@@ -38,6 +40,15 @@ async function processFile(target: TestService, file: string): Promise<VideoRow>
   }
 }
 
+async function testVideo(name: string, size: string): Promise<string> {
+  const file = join(work, name);
+  await run('ffmpeg', [
+    '-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=15:duration=1`,
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file,
+  ]);
+  return file;
+}
+
 async function frameCount(file: string): Promise<number> {
   const { stdout } = await run('ffprobe', ['-v', 'error', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file]);
   return Number(stdout.trim());
@@ -60,4 +71,40 @@ describe('hostile media', () => {
     expect(renditions.map((play) => play.file)).toEqual(['240p.mp4']);
     expect(await frameCount(join(mediaDir(service.dataDir, video.id), '240p.mp4'))).toBe(3);
   }, 60_000);
+
+  describe('a picture over MAX_SOURCE_PIXELS', () => {
+    let limited: TestService;
+    beforeAll(async () => {
+      limited = await startTestService({ config: { maxSourcePixels: 320 * 240 - 1 } });
+    });
+    afterAll(async () => {
+      await limited?.stop(true);
+    });
+
+    it.each([
+      ['just over it, named with its size', '320x240', 'the picture is 320x240 (76800 pixels), over the limit of 76799 pixels (MAX_SOURCE_PIXELS)'],
+      ['far over it, refused by the decoder before a frame is made', '1280x720', 'the picture is over the limit of 76799 pixels (MAX_SOURCE_PIXELS)'],
+    ])('%s: ends in status 7 with the limit as the reason, and nothing is published', async (_name, size, reason) => {
+      const video = await processFile(limited, await testVideo(`over-${size}.mkv`, size));
+      expect(video.status).toBe(VideoStatus.TranscodingFailed);
+      expect(video.status_reason).toBe(reason);
+      expect(limited.context.videos.playFiles(video.id)).toEqual([]);
+      expect(readdirSync(mediaDir(limited.dataDir, video.id))).toEqual(['source.mkv']);
+    }, 30_000);
+
+    it('a picture within the limit is processed as usual', async () => {
+      const video = await processFile(limited, await testVideo('within.mkv', '318x240'));
+      expect(video.status).toBe(VideoStatus.Normal);
+    }, 30_000);
+  });
+
+  it('the default limit takes 8K and refuses what one decoded frame could not hold in memory', () => {
+    const { maxSourcePixels } = readConfig({});
+    const probed = (width: number, height: number) =>
+      JSON.stringify({ streams: [{ codec_type: 'video', width, height }], format: { duration: '2' } });
+    expect(describeMedia(probed(8192, 4320), maxSourcePixels).displayWidth).toBe(8192);
+    expect(describeMedia(probed(4320, 7680), maxSourcePixels).displayHeight).toBe(7680);
+    expect(() => describeMedia(probed(46_340, 46_340), maxSourcePixels)).toThrow(PictureTooLargeError);
+    expect(() => describeMedia(probed(16_384, 16_384), maxSourcePixels)).toThrow('16384x16384 (268435456 pixels)');
+  });
 });

@@ -27,6 +27,12 @@ export interface ServiceConfig {
   ffmpegPath: string;
   /** @default 'ffprobe', found on PATH (env `FFPROBE_PATH`) */
   ffprobePath: string;
+  /**
+   * Largest picture (width × height) a source may have; a larger one ends in status 7 without a
+   * frame being decoded, since one frame of a tiny file can need gigabytes. @default 35 389 440
+   * (8192×4320, 8K) (env `MAX_SOURCE_PIXELS`)
+   */
+  maxSourcePixels: number;
   /** The widget's build output (`npm run build`), served under /Scripts/UploadWidget and /UploadWidget/assets. @default `<project>/dist` (env `DIST_DIR`) */
   distDir: string;
   /** Largest file a server-side download (type 2) may store. @default the silverlight upload limit (env `DOWNLOAD_MAX_BYTES`) */
@@ -106,6 +112,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     processingConcurrency: integer(env, 'PROCESSING_CONCURRENCY', 2, 1, 64),
     ffmpegPath: env.FFMPEG_PATH || 'ffmpeg',
     ffprobePath: env.FFPROBE_PATH || 'ffprobe',
+    // ffmpeg's max_pixels option stops at INT_MAX.
+    maxSourcePixels: integer(env, 'MAX_SOURCE_PIXELS', 8192 * 4320, 1, 2_147_483_647),
     distDir: env.DIST_DIR ? resolve(env.DIST_DIR) : resolve(PROJECT_ROOT, 'dist'),
     downloadMaxBytes: integer(
       env,

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runMediaTool } from './ffmpeg';
-import { NotAVideoError, type MediaInfo } from './probe';
+import { decoderMaxPixels, NotAVideoError, type MediaInfo } from './probe';
 
 /** The spec's picture sizes, selected with `?t=<n>` on PicSavePath: width and height in pixels. */
 export const PICTURE_SIZES = {
@@ -74,7 +74,7 @@ export function pictureOutputs(shownWidth: number, shownHeight: number): Picture
 }
 
 /** One ffmpeg run: seek to `at`, take one frame, write every picture as JPEG. */
-export function pictureArgs(input: string, at: number, outputs: readonly PictureOutput[], dir: string, threads: number): string[] {
+export function pictureArgs(input: string, at: number, outputs: readonly PictureOutput[], dir: string, threads: number, maxPixels: number): string[] {
   const branches = outputs.map((_, index) => `[s${index}]`).join('');
   const chains = outputs
     .map((out, index) => {
@@ -84,7 +84,7 @@ export function pictureArgs(input: string, at: number, outputs: readonly Picture
     })
     .join(';');
   const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-threads', String(threads)];
-  args.push('-ss', String(at), '-i', `file:${input}`, '-filter_complex', `[0:v:0]split=${outputs.length}${branches};${chains}`);
+  args.push('-max_pixels', String(decoderMaxPixels(maxPixels)), '-ss', String(at), '-i', `file:${input}`, '-filter_complex', `[0:v:0]split=${outputs.length}${branches};${chains}`);
   outputs.forEach((out, index) => {
     args.push('-map', `[p${index}]`, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-update', '1', `file:${join(dir, out.file)}`);
   });
@@ -110,12 +110,13 @@ export async function makePictures(
   dir: string,
   info: MediaInfo,
   threads: number,
+  maxPixels: number,
   signal: AbortSignal,
 ): Promise<string[]> {
   const outputs = pictureOutputs(info.displayWidth, info.displayHeight);
   const at = posterTime(info.duration);
   for (const time of at > 0 ? [at, 0] : [0]) {
-    await runMediaTool(ffmpegPath, pictureArgs(input, time, outputs, dir, threads), signal);
+    await runMediaTool(ffmpegPath, pictureArgs(input, time, outputs, dir, threads, maxPixels), signal);
     if (await allWritten(dir, outputs)) return outputs.map((out) => out.file);
   }
   throw new NotAVideoError('no frame could be taken from the video for its picture');

@@ -1,8 +1,28 @@
-import { runMediaTool } from './ffmpeg';
+import { MediaToolError, runMediaTool } from './ffmpeg';
 
 /** The file was read but holds no playable video (a picture, audio only, random bytes). */
 export class NotAVideoError extends Error {
   override readonly name = 'NotAVideoError';
+}
+
+/** The picture has more pixels than `MAX_SOURCE_PIXELS` allows; nothing of it is decoded. */
+export class PictureTooLargeError extends Error {
+  override readonly name = 'PictureTooLargeError';
+
+  constructor(limit: number, size?: { width: number; height: number }) {
+    const what = size ? ` ${size.width}x${size.height} (${size.width * size.height} pixels),` : '';
+    super(`the picture is${what} over the limit of ${limit} pixels (MAX_SOURCE_PIXELS)`);
+  }
+}
+
+/**
+ * The `-max_pixels` given to ffmpeg's decoders: a memory guard, not the policy. Decoders count
+ * the width rounded up for alignment (1000×1000 is checked as 1024×1000), so with the exact
+ * limit a picture just within it would be refused; the policy is {@link describeMedia}'s exact
+ * width × height check.
+ */
+export function decoderMaxPixels(limit: number): number {
+  return Math.min(2 * limit, 2_147_483_647);
 }
 
 export interface MediaInfo {
@@ -54,8 +74,11 @@ function sampleAspect(text: string | undefined): number {
   return Number(match[1]) / Number(match[2]);
 }
 
-/** Reads ffprobe's JSON; throws {@link NotAVideoError} for anything without a moving picture. */
-export function describeMedia(json: string): MediaInfo {
+/**
+ * Reads ffprobe's JSON; throws {@link NotAVideoError} for anything without a moving picture and
+ * {@link PictureTooLargeError} for a picture of more than `maxPixels`.
+ */
+export function describeMedia(json: string, maxPixels = Number.MAX_SAFE_INTEGER): MediaInfo {
   let parsed: ProbeJson;
   try {
     parsed = JSON.parse(json) as ProbeJson;
@@ -68,6 +91,7 @@ export function describeMedia(json: string): MediaInfo {
   if (!video || !positive(String(video.width)) || !positive(String(video.height))) {
     throw new NotAVideoError('the file has no video stream');
   }
+  if (video.width! * video.height! > maxPixels) throw new PictureTooLargeError(maxPixels, { width: video.width!, height: video.height! });
   const duration = positive(parsed.format?.duration) || positive(video.duration);
   if (duration === 0) throw new NotAVideoError('the file has no duration (a still picture?)');
 
@@ -85,11 +109,24 @@ export function describeMedia(json: string): MediaInfo {
   };
 }
 
-export async function probeMedia(ffprobePath: string, file: string, signal: AbortSignal): Promise<MediaInfo> {
-  const json = await runMediaTool(
-    ffprobePath,
-    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', `file:${file}`],
-    signal,
-  );
-  return describeMedia(json);
+/** What ffmpeg's decoders say when `-max_pixels` refuses a picture (the same text since ffmpeg 3). */
+const MAX_PIXELS_REFUSAL = 'exceeds specified max pixel count';
+
+/**
+ * ffprobe decodes a few frames to describe a stream, so `-max_pixels` guards it too: a picture
+ * far over the limit is refused when its decoder opens, before a frame buffer is allocated.
+ */
+export async function probeMedia(ffprobePath: string, file: string, signal: AbortSignal, maxPixels: number): Promise<MediaInfo> {
+  let json: string;
+  try {
+    json = await runMediaTool(
+      ffprobePath,
+      ['-v', 'error', '-max_pixels', String(decoderMaxPixels(maxPixels)), '-print_format', 'json', '-show_format', '-show_streams', `file:${file}`],
+      signal,
+    );
+  } catch (error) {
+    if (error instanceof MediaToolError && error.message.includes(MAX_PIXELS_REFUSAL)) throw new PictureTooLargeError(maxPixels);
+    throw error;
+  }
+  return describeMedia(json, maxPixels);
 }

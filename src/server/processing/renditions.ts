@@ -1,3 +1,5 @@
+import { decoderMaxPixels } from './probe';
+
 /** One rung of the bitrate ladder: the picture's short side and the H.264 video bitrate for it. */
 export interface Rung {
   size: number;
@@ -70,12 +72,13 @@ const KEYFRAME_SECONDS = 2;
  * source's rotation while decoding, so the sizes here are the shown ones. A source without audio
  * gives renditions without audio (`0:a:0?` maps it only when present).
  */
-export function transcodeArgs(input: string, outputs: readonly RenditionOutput[], threads: number): string[] {
+export function transcodeArgs(input: string, outputs: readonly RenditionOutput[], threads: number, maxPixels: number): string[] {
   const branches = outputs.map((_, index) => `[s${index}]`).join('');
   const scales = outputs
     .map(({ rendition }, index) => `[s${index}]scale=${rendition.width}:${rendition.height},setsar=1[v${index}]`)
     .join(';');
-  const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-threads', String(threads), '-i', `file:${input}`];
+  // -max_pixels: a stream may grow its picture after the part ffprobe looked at.
+  const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-threads', String(threads), '-max_pixels', String(decoderMaxPixels(maxPixels)), '-i', `file:${input}`];
   // Frames are passed on as they are, never duplicated to fill gaps: with the MP4 muxer's default
   // constant rate, a 30 KB file declaring 10 hours between two frames made ffmpeg encode two
   // million copies. (`-vsync` rather than `-fps_mode`, which ffmpeg 4 lacks.)

@@ -31,7 +31,7 @@ async function keepOriginal(source: string, sourceFile: string, work: string, in
 async function transcodeRenditions(service: ServiceContext, source: string, work: string, info: MediaInfo, threads: number, signal: AbortSignal): Promise<PlayFile[]> {
   const renditions = chooseRenditions(info.displayWidth, info.displayHeight);
   const outputs = renditions.map((rendition) => ({ rendition, path: join(work, rendition.file) }));
-  await runMediaTool(service.config.ffmpegPath, transcodeArgs(source, outputs, threads), signal);
+  await runMediaTool(service.config.ffmpegPath, transcodeArgs(source, outputs, threads, service.config.maxSourcePixels), signal);
   return renditions.map((rendition) => ({ file: rendition.file, bitrate: rendition.videoKbps, label: rendition.label, height: rendition.size }));
 }
 
@@ -42,19 +42,19 @@ async function transcodeRenditions(service: ServiceContext, source: string, work
  * interruption leaves no partial file where the media server looks.
  */
 export async function transcodeVideo(service: ServiceContext, video: VideoRow, signal: AbortSignal): Promise<void> {
-  const { ffprobePath, ffmpegPath, processingConcurrency } = service.config;
+  const { ffprobePath, ffmpegPath, processingConcurrency, maxSourcePixels } = service.config;
   const dir = mediaDir(service.config.dataDir, video.id);
   const source = join(dir, video.source_file);
   const threads = ffmpegThreads(processingConcurrency);
 
-  const info = await probeMedia(ffprobePath, source, signal);
+  const info = await probeMedia(ffprobePath, source, signal, maxSourcePixels);
   // The dot hides the work folder from the media server, which serves plain names only.
   const work = await mkdtemp(join(dir, '.work-'));
   try {
     const playFiles = video.need_handle_special
       ? await keepOriginal(source, video.source_file, work, info)
       : await transcodeRenditions(service, source, work, info, threads, signal);
-    const pictures = await makePictures(ffmpegPath, source, work, info, threads, signal);
+    const pictures = await makePictures(ffmpegPath, source, work, info, threads, maxSourcePixels, signal);
     signal.throwIfAborted();
     for (const file of [...playFiles.map((play) => play.file), ...pictures]) await rename(join(work, file), join(dir, file));
     if (!markTranscoded(service, video.id, { duration: info.duration, posterFile: POSTER_FILE, playFiles })) {
