@@ -98,6 +98,18 @@ describe('hostile media', () => {
     }, 30_000);
   });
 
+  it('a transcode still running after TRANSCODE_TIMEOUT_MS is stopped and ends in status 7 naming the limit', async () => {
+    const hurried = await startTestService({ config: { transcodeTimeoutMs: 1 } });
+    try {
+      const video = await processFile(hurried, await testVideo('any.mkv', '320x240'));
+      expect(video.status).toBe(VideoStatus.TranscodingFailed);
+      expect(video.status_reason).toBe('transcoding took longer than TRANSCODE_TIMEOUT_MS (1 ms)');
+      expect(hurried.context.videos.playFiles(video.id)).toEqual([]);
+    } finally {
+      await hurried.stop(true);
+    }
+  }, 30_000);
+
   it('the default limit takes 8K and refuses what one decoded frame could not hold in memory', () => {
     const { maxSourcePixels } = readConfig({});
     const probed = (width: number, height: number) =>

@@ -33,6 +33,8 @@ export interface ServiceConfig {
    * (8192×4320, 8K) (env `MAX_SOURCE_PIXELS`)
    */
   maxSourcePixels: number;
+  /** One transcode (probe, renditions, pictures); past it the video ends in status 7. A backstop against inputs that decode far slower than their size suggests. @default 86 400 000 (24 h) (env `TRANSCODE_TIMEOUT_MS`) */
+  transcodeTimeoutMs: number;
   /** The widget's build output (`npm run build`), served under /Scripts/UploadWidget and /UploadWidget/assets. @default `<project>/dist` (env `DIST_DIR`) */
   distDir: string;
   /** Largest file a server-side download (type 2) may store. @default the silverlight upload limit (env `DOWNLOAD_MAX_BYTES`) */
@@ -114,6 +116,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     ffprobePath: env.FFPROBE_PATH || 'ffprobe',
     // ffmpeg's max_pixels option stops at INT_MAX.
     maxSourcePixels: integer(env, 'MAX_SOURCE_PIXELS', 8192 * 4320, 1, 2_147_483_647),
+    transcodeTimeoutMs: integer(env, 'TRANSCODE_TIMEOUT_MS', 86_400_000, 1, 7 * 86_400_000),
     distDir: env.DIST_DIR ? resolve(env.DIST_DIR) : resolve(PROJECT_ROOT, 'dist'),
     downloadMaxBytes: integer(
       env,

@@ -39,9 +39,21 @@ async function transcodeRenditions(service: ServiceContext, source: string, work
  * The transcode step for a video in status 6: probe, renditions (or the original), pictures,
  * then status 1 with everything recorded at once. Outputs are written in a private work folder
  * and renamed into the media folder only when all of them exist, so a failure or an
- * interruption leaves no partial file where the media server looks.
+ * interruption leaves no partial file where the media server looks. A transcode still running
+ * after TRANSCODE_TIMEOUT_MS is killed and fails (status 7).
  */
-export async function transcodeVideo(service: ServiceContext, video: VideoRow, signal: AbortSignal): Promise<void> {
+export async function transcodeVideo(service: ServiceContext, video: VideoRow, stop: AbortSignal): Promise<void> {
+  const limit = AbortSignal.timeout(service.config.transcodeTimeoutMs);
+  try {
+    await transcodeWithin(service, video, AbortSignal.any([stop, limit]));
+  } catch (error) {
+    // The service stopping re-queues the job; running out of time ends it in status 7.
+    if (limit.aborted && !stop.aborted) throw new Error(`transcoding took longer than TRANSCODE_TIMEOUT_MS (${service.config.transcodeTimeoutMs} ms)`);
+    throw error;
+  }
+}
+
+async function transcodeWithin(service: ServiceContext, video: VideoRow, signal: AbortSignal): Promise<void> {
   const { ffprobePath, ffmpegPath, processingConcurrency, maxSourcePixels } = service.config;
   const dir = mediaDir(service.config.dataDir, video.id);
   const source = join(dir, video.source_file);
