@@ -30,11 +30,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
+/** The type is left to the caller, which compares it with the types it knows. */
 function isEnvelope(value: unknown, channel: string): value is Record<string, unknown> {
-  return isRecord(value) && value.protocol === PROTOCOL && value.channel === channel && typeof value.type === 'string';
+  return isRecord(value) && value.protocol === PROTOCOL && value.channel === channel;
 }
 
-const FAILURE_REASONS: ReadonlySet<unknown> = new Set<UploadFailureReason>(['closed', 'rejected', 'validation', 'server']);
+const FAILURE_REASONS: unknown[] = ['closed', 'rejected', 'validation', 'server'] satisfies UploadFailureReason[];
 
 function isOptional(value: unknown, type: 'string' | 'number'): boolean {
   return value === undefined || typeof value === type;
@@ -65,7 +66,7 @@ export function isPageMessage(data: unknown, channel: string): data is PageMessa
     case 'close':
       return true;
     case 'failure':
-      return isInfo(data.info) && FAILURE_REASONS.has(data.info.reason) && typeof data.info.message === 'string';
+      return isInfo(data.info) && FAILURE_REASONS.includes(data.info.reason) && typeof data.info.message === 'string';
     case 'error':
       return isInfo(data.info) && data.info.reason === 'network' && typeof data.info.message === 'string';
     default:
