@@ -26,12 +26,23 @@ const base: InlineConfig = {
 function loaderScript(entry: string, globalName: string): InlineConfig {
   return {
     ...base,
+    // Chinese text as \u escapes: smaller once gzipped than UTF-8, and the script then reads the
+    // same whatever charset a host page loads it with.
+    esbuild: { ...base.esbuild, charset: 'ascii' },
     build: {
       ...base.build,
       outDir: resolve(dist, 'Scripts/UploadWidget'),
       lib: { entry: resolve(root, `src/widget/loader/${entry}.ts`), name: globalName, formats: ['iife'], fileName: () => `${entry}.js` },
-      // No Symbol.toStringTag on the global: bytes the loader's budget cannot spare.
-      rollupOptions: { output: { generatedCode: { symbols: false } } },
+      rollupOptions: {
+        output: {
+          // No Symbol.toStringTag on the global and no "use strict" prologue: bytes the loader's
+          // budget cannot spare. The sources are strict TypeScript; nothing in them depends on
+          // strict mode at run time (no `this` in functions, no `arguments`, no writes to
+          // read-only properties).
+          generatedCode: { symbols: false },
+          strict: false,
+        },
+      },
     },
   };
 }

@@ -10,20 +10,20 @@ export interface OverlayLayout {
 const TAG = 'open-upload-overlay';
 
 /**
- * The host element is the backdrop. Inline `!important` keeps it out of reach of the host page's
- * styles: no stylesheet rule beats it.
+ * The host element is the backdrop (`position:fixed` makes it a block). Inline `!important` keeps
+ * it out of reach of the host page's styles: no stylesheet rule beats it.
  */
 const HOST_STYLE =
-  'all:initial!important;display:block!important;position:fixed!important;inset:0!important;z-index:2147483647!important;background:#0f172a8c!important';
+  'all:initial!important;position:fixed!important;inset:0!important;z-index:2147483647!important;background:#0f172a8c!important';
 
 /**
  * Lives in a closed shadow root, so it neither reaches the host page nor is reached by it; the
  * root holds one div, one button and one iframe, so element selectors are enough.
  */
 const CSS =
-  'div{position:fixed;display:flex;flex-flow:column;width:min(640px,100vw - 16px);height:min(560px,100vh - 16px);background:#fff;border-radius:10px;box-shadow:0 12px 40px #0006;overflow:hidden}' +
-  'button{all:unset;align-self:flex-end;cursor:pointer;font:20px/32px system-ui;color:#334155;width:32px;text-align:center}' +
-  'button:focus-visible{outline:2px solid #2563eb}' +
+  'div{position:fixed;display:flex;flex-flow:column;width:min(640px,96vw);height:min(560px,96vh);background:#fff}' +
+  // The browser's own focus ring marks the button for keyboard users.
+  'button{align-self:flex-end;border:0;background:none;font:20px/32px system-ui;width:32px}' +
   'iframe{flex:1;border:0}';
 
 /** The topmost window when its document is reachable (same origin); reading a cross-origin one throws. */
@@ -53,7 +53,8 @@ export function openOverlay(
 ): Container {
   const host = isTop ? reachableTop(caller) : caller;
   const doc = host.document;
-  // The caller's document, not the host's: they differ when we are framed.
+  // The caller's document, not the host's: they differ when we are framed. Focusing it once it
+  // has left the page does nothing, so it needs no check.
   const previousFocus = caller.document.activeElement as HTMLElement | null;
 
   // An autonomous custom element name: host pages rarely style it, and it may hold a shadow root.
@@ -111,7 +112,7 @@ export function openOverlay(
       doc.removeEventListener('keydown', onKeyDown, true);
       caller.removeEventListener('pagehide', onCloseRequest);
       layer.remove();
-      if (previousFocus?.isConnected) previousFocus.focus();
+      previousFocus?.focus();
     },
   };
 }

@@ -3,8 +3,7 @@ import { PAGE_OPTIONS, type ResolvedConfig, type WidgetForm } from './validateCo
 
 /** 128 random bits as hex: the per-open channel id every message must carry. */
 export function randomChannel(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /**

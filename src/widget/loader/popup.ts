@@ -2,6 +2,12 @@ import type { Container } from './container';
 
 const WIDTH = 640;
 const HEIGHT = 560;
+/**
+ * The place on one axis that centres the popup over the opener (negative on a screen left of or
+ * above the main one); browsers keep a window on screen.
+ */
+const centred = (start: number, size: number, own: number) => Math.round(start + (size - own) / 2);
+
 /** How often to look whether the user closed the window: browsers fire no event the opener can hear. */
 const CLOSED_POLL_MS = 400;
 
@@ -12,17 +18,14 @@ const CLOSED_POLL_MS = 400;
  * An empty `url` opens a blank same-origin window for the loader's own error page.
  */
 export function openPopup(opener: Window, url: string, onClosedByUser: () => void): Container | null {
-  const left = Math.max(0, Math.round(opener.screenX + (opener.outerWidth - WIDTH) / 2));
-  const top = Math.max(0, Math.round(opener.screenY + (opener.outerHeight - HEIGHT) / 2));
+  const left = centred(opener.screenX, opener.outerWidth, WIDTH);
+  const top = centred(opener.screenY, opener.outerHeight, HEIGHT);
   const popup = opener.open(url, '_blank', `popup=yes,width=${WIDTH},height=${HEIGHT},left=${left},top=${top}`);
   // Some blockers hand back a window that is already closed instead of null.
   if (!popup || popup.closed) return null;
 
-  const timer = opener.setInterval(() => {
-    if (!popup.closed) return;
-    opener.clearInterval(timer);
-    onClosedByUser();
-  }, CLOSED_POLL_MS);
+  // `onClosedByUser` ends the widget, which removes the container and so stops this timer.
+  const timer = opener.setInterval(() => popup.closed && onClosedByUser(), CLOSED_POLL_MS);
   popup.focus();
 
   return {
@@ -30,7 +33,8 @@ export function openPopup(opener: Window, url: string, onClosedByUser: () => voi
     page: () => popup,
     remove() {
       opener.clearInterval(timer);
-      if (!popup.closed) popup.close();
+      // Closing a window that is already closed does nothing.
+      popup.close();
     },
   };
 }

@@ -8,11 +8,11 @@ import type { WidgetForm } from './validateConfig';
  * script first runs, because `document.currentScript` is null once the script has finished.
  */
 export function scriptOpenUpload<Config>(form: WidgetForm, fileName: string): (config: Config) => UploadWidgetHandle {
-  const script = document.currentScript;
-  const src = script?.getAttribute('src');
-  const serviceBase = src && new URL('../../', new URL(src, script!.ownerDocument.baseURI)).href.replace(/\/$/, '');
+  // `src` as a property is already absolute; empty when the script has none (inline, or a module).
+  const src = (document.currentScript as HTMLScriptElement | null)?.src;
+  const serviceBase = src && new URL('../../', src).href.replace(/\/$/, '');
   return (config) => {
-    if (!serviceBase) throw new Error(`openUpload: load ${fileName} from the service, with <script src="{service}/Scripts/UploadWidget/${fileName}">`);
+    if (!serviceBase) throw new Error(`openUpload: load ${fileName} with <script src="{service}/Scripts/UploadWidget/${fileName}">`);
     return openWidget(config, { serviceBase, form });
   };
 }

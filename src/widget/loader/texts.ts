@@ -17,5 +17,5 @@ const TEXTS = {
 export type LoaderTexts = (typeof TEXTS)[WidgetLanguage];
 
 export function loaderTexts(lang: WidgetLanguage | undefined, browserLanguage: string): LoaderTexts {
-  return TEXTS[lang ?? (browserLanguage.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en')];
+  return TEXTS[lang ?? (/^zh/i.test(browserLanguage) ? 'zh-CN' : 'en')];
 }

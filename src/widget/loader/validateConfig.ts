@@ -119,12 +119,13 @@ export function checkConfig(raw: unknown, form: WidgetForm): ConfigCheck {
   const rules = form === 'overlay' ? { ...RULES, ...OVERLAY_RULES } : RULES;
   for (const key in rules) {
     const value = options[key];
+    const trimmed = typeof value === 'string' ? value.trim() : value;
     const [valid, expected] = rules[key as PageOption]!;
     // A required option left blank counts as missing, as on the service.
-    if (!(key in DEFAULTS) && (value == null || (typeof value === 'string' && !value.trim()))) return problem('101', `Missing Parameter: ${key}`);
+    if (!(key in DEFAULTS) && (trimmed == null || trimmed === '')) return problem('101', `Missing Parameter: ${key}`);
     if (value === undefined) continue;
     if (!valid(value)) return problem('106', `Invalid Parameter: ${key} must be ${expected}, got ${describe(value)}`);
-    config[key] = typeof value === 'string' ? value.trim() : value;
+    config[key] = trimmed;
   }
   return { ok: true, handlers, videoId, config: config as unknown as ResolvedConfig };
 }
