@@ -75,6 +75,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     }
   });
 
+  // Node's own limits stay: 60 s for the request headers, 300 s for a whole request. Idle sockets
+  // have none by default; with no 'timeout' listener, Node destroys a socket that reaches this one.
+  server.timeout = options.config.httpIdleTimeoutMs;
+
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(options.config.port, options.config.host, () => resolveListen());

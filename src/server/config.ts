@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 export interface ServiceConfig {
   /** @default 8080 (env `PORT`; 0 picks a free port, as the tests do) */
   port: number;
+  /** A connection silent this long in both directions is closed: a client that stops reading a media file mid-reply would otherwise hold its socket and file open for ever. @default 120 000 (env `HTTP_IDLE_TIMEOUT_MS`) */
+  httpIdleTimeoutMs: number;
   /** @default '127.0.0.1' (env `HOST`) */
   host: string;
   /** SQLite file, uploads and media live here. @default './data' (env `DATA_DIR`) */
@@ -103,6 +105,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   const port = integer(env, 'PORT', 8080, 0, 65535);
   return {
     port,
+    httpIdleTimeoutMs: integer(env, 'HTTP_IDLE_TIMEOUT_MS', 120_000, 1, 3_600_000),
     host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.DATA_DIR || './data'),
     publicUrl: publicUrl(env.PUBLIC_URL || `http://localhost:${port}`),
