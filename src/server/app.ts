@@ -75,9 +75,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     }
   });
 
-  // Node's own limits stay: 60 s for the request headers, 300 s for a whole request. Idle sockets
-  // have none by default; with no 'timeout' listener, Node destroys a socket that reaches this one.
+  // Idle sockets have no limit by default; with no 'timeout' listener, Node destroys a socket
+  // that stays silent this long in both directions.
   server.timeout = options.config.httpIdleTimeoutMs;
+  // Node also ends any request after 300 s, which would cut an 8 MiB tus PATCH on a link slower
+  // than ~28 KB/s and retry it for ever; the idle limit above bounds uploads instead. Request
+  // headers must still arrive within Node's 60 s.
+  server.requestTimeout = 0;
 
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
