@@ -81,8 +81,29 @@ describe('jobs survive a stop', () => {
 
     const service = await startTestService({ dataDir });
     try {
-      await until(() => (statusOf(service.context.db, videoId) === 1 ? true : undefined), 'status 1');
+      // The job is marked done just after the video reaches 1, so wait for the job.
+      await until(() => (jobOf(service.context.db, videoId).state === 'done' ? true : undefined), 'job done');
       expect(jobOf(service.context.db, videoId)).toMatchObject({ state: 'done', attempts: 2 });
+      expect(statusOf(service.context.db, videoId)).toBe(1);
+    } finally {
+      await service.stop(true);
+    }
+  });
+
+  it('a job that finished its step just before a crash is recorded done, not run again', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ovu-test-'));
+    // The video reached 1 (its callback queued) but the crash came before the job was marked done.
+    const crashed = contextOn(dataDir);
+    const videoId = insertVideo(crashed, VideoStatus.Normal, 'source.mp4');
+    crashed.db
+      .prepare(`INSERT INTO jobs (video_id, kind, state, attempts, created_at, updated_at) VALUES (?, 'transcode', 'running', 1, 0, 0)`)
+      .run(videoId);
+    crashed.db.close();
+
+    const service = await startTestService({ dataDir });
+    try {
+      expect(jobOf(service.context.db, videoId)).toMatchObject({ state: 'done', attempts: 1 });
+      expect(statusOf(service.context.db, videoId)).toBe(1);
     } finally {
       await service.stop(true);
     }

@@ -1,4 +1,4 @@
-import { API_NAMES, authenticate } from '../auth/authenticate';
+import { authenticateParams } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 import { Params } from '../http/params';
@@ -11,12 +11,7 @@ import { videoDetail } from './videoRecord';
 export function getVideoHandler(service: ServiceContext) {
   return ({ res, url }: RequestContext): void => {
     const params = new Params(url.searchParams);
-    const app = authenticate(
-      service.apps,
-      { appId: params.get('AppId'), timestamp: params.get('Timestamp'), token: params.get('Token') },
-      service.now(),
-      API_NAMES,
-    );
+    const app = authenticateParams(service, params);
     const id = params.require('Id');
     const video = service.videos.get(id);
     if (!video || video.app_id !== app.appId) throw new ApiError('UNKNOWN_VIDEO', id);

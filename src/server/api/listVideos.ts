@@ -1,4 +1,4 @@
-import { API_NAMES, authenticate } from '../auth/authenticate';
+import { authenticateParams } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 import { Params } from '../http/params';
@@ -16,12 +16,7 @@ import { videoRecord } from './videoRecord';
 export function listVideosHandler(service: ServiceContext, byAId: boolean) {
   return ({ res, url }: RequestContext): void => {
     const params = new Params(url.searchParams);
-    const app = authenticate(
-      service.apps,
-      { appId: params.get('AppId'), timestamp: params.get('Timestamp'), token: params.get('Token') },
-      service.now(),
-      API_NAMES,
-    );
+    const app = authenticateParams(service, params);
     // Stored names were cut to 50 code points, so the query is cut the same way to find them.
     const createUser = cutToCodePoints(params.require('createUser'), POST_LIMITS.CreateUser);
     let owner = app.appId;

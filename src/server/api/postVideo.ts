@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { API_NAMES, authenticate } from '../auth/authenticate';
+import { authenticateParams } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
 import { Params, readFormBody } from '../http/params';
 import { sendOk } from '../http/reply';
@@ -17,12 +17,7 @@ export type OnRegistered = (videoId: string, sourceGetType: 1 | 2) => void;
 export function postVideoHandler(service: ServiceContext, onRegistered: OnRegistered = () => {}) {
   return async ({ req, res, url }: RequestContext): Promise<void> => {
     const params = new Params(url.searchParams, await readFormBody(req));
-    const app = authenticate(
-      service.apps,
-      { appId: params.get('AppId'), timestamp: params.get('Timestamp'), token: params.get('Token') },
-      service.now(),
-      API_NAMES,
-    );
+    const app = authenticateParams(service, params);
     const model = parsePostModel((name) => params.get(name));
     const id = randomUUID();
     service.db.transaction(() => {

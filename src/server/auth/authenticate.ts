@@ -38,3 +38,18 @@ export interface CredentialNames {
 export const API_NAMES = { appId: 'AppId', timestamp: 'Timestamp', token: 'Token' } as const satisfies CredentialNames;
 /** The upload widget's option names for the same values. */
 export const WIDGET_NAMES = { appId: 'appId', timestamp: 'timestamp', token: 'token' } as const satisfies CredentialNames;
+
+/** Where a request's named parameters come from (the API's `Params`). */
+export interface ParamSource {
+  get(name: string): string | undefined;
+}
+
+/** Authenticates a request from its parameters, read under the API's or the widget's names. */
+export function authenticateParams(
+  service: { apps: AppRegistry; now(): number },
+  params: ParamSource,
+  names: CredentialNames = API_NAMES,
+): AppRecord {
+  const creds = { appId: params.get(names.appId), timestamp: params.get(names.timestamp), token: params.get(names.token) };
+  return authenticate(service.apps, creds, service.now(), names);
+}

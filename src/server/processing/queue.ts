@@ -59,6 +59,12 @@ export function recoverInterruptedJobs(service: ServiceContext): void {
       })();
       continue;
     }
+    // The step's outcome and the job's 'done' are written one after the other, so a crash between
+    // them leaves a running job whose video has already moved on: that step finished.
+    if (service.videos.get(job.video_id)?.status !== step.working) {
+      jobs.finish(job.id, 'done', '', now);
+      continue;
+    }
     service.db.transaction(() => {
       service.videos.transition(job.video_id, [step.working], step.waiting);
       jobs.requeue(job.id, now);

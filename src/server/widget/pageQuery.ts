@@ -1,5 +1,5 @@
 import type { AppRecord } from '../auth/apps';
-import { authenticate, WIDGET_NAMES } from '../auth/authenticate';
+import { authenticateParams, WIDGET_NAMES } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 import type { Params } from '../http/params';
@@ -66,12 +66,7 @@ function browserLanguage(acceptLanguage: string | undefined): WidgetLanguage {
  * still waiting for its file (107).
  */
 export function validatePageRequest(service: ServiceContext, params: Params, acceptLanguage: string | undefined): PageRequest {
-  const app = authenticate(
-    service.apps,
-    { appId: params.get('appId'), timestamp: params.get('timestamp'), token: params.get('token') },
-    service.now(),
-    WIDGET_NAMES,
-  );
+  const app = authenticateParams(service, params, WIDGET_NAMES);
   const videoId = params.require('videoId');
   const uploadType = oneOf<UploadType>(params, 'uploadType', ['flash', 'silverlight'], 'flash');
   const needHandleSpecial = oneOf(params, 'needHandleSepcial', ['true', 'false'], 'false') === 'true';
