@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { UploadPageBoot } from '../../shared/uploadPage';
 import { FilePicker } from './FilePicker';
 import { refuseFile } from './fileChecks';
@@ -47,7 +47,9 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
     return host.onClose(() => control.current?.pause());
   }, [host]);
 
-  useEffect(() => {
+  // A layout effect, so Escape works from the first paint: a plain effect runs a frame later,
+  // while the uploader is already on screen and focusable.
+  useLayoutEffect(() => {
     // Escape inside the iframe never reaches the host page, so ask the loader to close.
     if (boot.form !== 'overlay') return;
     const onKey = (event: KeyboardEvent) => {
