@@ -28,7 +28,11 @@ export function sendOk(res: ServerResponse, body: object): void {
   sendJson(res, 200, { AuthMsg: OK_AUTH_MSG, ...body });
 }
 
-/** The one place an ApiError becomes a reply. */
+/** The one place an ApiError becomes a body; the tus endpoint hands it to @tus/server. */
+export function errorBody(error: ApiError): { AuthMsg: AuthMsg } {
+  return { AuthMsg: { ResultCode: error.code, ResultMessage: error.resultMessage } };
+}
+
 export function sendApiError(res: ServerResponse, error: ApiError): void {
-  sendJson(res, error.httpStatus, { AuthMsg: { ResultCode: error.code, ResultMessage: error.resultMessage } });
+  sendJson(res, error.httpStatus, errorBody(error));
 }

@@ -3,6 +3,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../errors';
+import { ifNoneMatchHits } from '../http/conditional';
 import { parseRange } from './range';
 
 /** Renditions and pictures keep their names when a video is processed again; the ETag tells a cache. */
@@ -14,9 +15,7 @@ function entityTag(size: number, mtimeMs: number): string {
 
 function notModified(req: IncomingMessage, etag: string, mtimeMs: number): boolean {
   const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch !== undefined) {
-    return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-  }
+  if (ifNoneMatch !== undefined) return ifNoneMatchHits(ifNoneMatch, etag);
   const since = Date.parse(req.headers['if-modified-since'] ?? '');
   return Number.isFinite(since) && Math.floor(mtimeMs / 1000) * 1000 <= since;
 }

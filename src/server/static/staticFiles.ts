@@ -4,6 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { extname, join } from 'node:path';
 import { ApiError } from '../errors';
+import { ifNoneMatchHits } from '../http/conditional';
 import type { Handler } from '../http/router';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -27,15 +28,6 @@ interface Cached {
   size: number;
   etag: string;
   body: Buffer;
-}
-
-function matchesEtag(req: IncomingMessage, etag: string): boolean {
-  const header = req.headers['if-none-match'];
-  if (!header) return false;
-  return header.split(',').some((candidate) => {
-    const tag = candidate.trim();
-    return tag === '*' || tag === etag || tag === `W/${etag}`;
-  });
 }
 
 /**
@@ -66,7 +58,7 @@ function fileSender(options: StaticOptions) {
       file = { mtimeMs: info.mtimeMs, size: info.size, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
       cache.set(path, file);
     }
-    if (matchesEtag(req, file.etag)) {
+    if (ifNoneMatchHits(req.headers['if-none-match'], file.etag)) {
       res.writeHead(304, { ...baseHeaders, ETag: file.etag });
       res.end();
       return;

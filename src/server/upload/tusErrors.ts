@@ -1,5 +1,6 @@
 import type { Logger } from '../log';
 import { ApiError, ERRORS, isApiError, type ErrorName } from '../errors';
+import { errorBody } from '../http/reply';
 
 /** A reply as @tus/server's `onResponseError` takes it. */
 export interface TusErrorReply {
@@ -38,5 +39,5 @@ export function tusErrorReply(error: unknown, log: Logger): TusErrorReply {
     apiError = new ApiError('INTERNAL');
   }
   if (status >= 500) log.error('upload request failed', { error: String((error as Error)?.stack ?? error) });
-  return { status_code: status, body: JSON.stringify({ AuthMsg: { ResultCode: apiError.code, ResultMessage: apiError.resultMessage } }) };
+  return { status_code: status, body: JSON.stringify(errorBody(apiError)) };
 }
