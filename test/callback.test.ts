@@ -1,4 +1,4 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +11,7 @@ import { markProcessed } from '../src/server/processing/pipeline';
 import { openDatabase } from '../src/server/storage/db';
 import { VideoStatus } from '../src/server/storage/videos';
 import { startTestService, type TestService } from './support/service';
+import { newVideo } from './support/videos';
 
 const SECRET = 'secret-of-app-a-0123456789';
 
@@ -108,20 +109,9 @@ async function start(callbackPort: number | undefined, config: Partial<ServiceCo
 
 /** A video that reached the end of processing; `markProcessed` queues its callback. */
 function finish(service: TestService, to: 1 | 4 | 7 = VideoStatus.Normal): string {
-  const id = randomUUID();
-  service.context.videos.insert({
-    id,
-    appId: 'app-a',
-    title: 'clip',
-    description: '',
-    tags: '',
-    actors: '',
-    createUser: 'alice',
-    sourceGetType: 1,
-    sourcePath: '',
-    status: VideoStatus.Transcoding,
-    createdAt: Date.now(),
-  });
+  const video = newVideo({ status: VideoStatus.Transcoding });
+  const id = video.id;
+  service.context.videos.insert(video);
   expect(markProcessed(service.context, id, [VideoStatus.Transcoding], to, to === 1 ? '' : 'test failure')).toBe(true);
   return id;
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +9,7 @@ import type { Resolver } from '../src/server/net/vettedHost';
 import { downloadSource, isDownloadError, type DownloadError, type DownloadOptions } from '../src/server/processing/download';
 import { VideoStatus, type VideoRow } from '../src/server/storage/videos';
 import { startTestService, type TestService } from './support/service';
+import { newVideo } from './support/videos';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -85,21 +86,9 @@ beforeEach(() => {
 });
 
 function typeTwoVideo(service: TestService, sourcePath: string): VideoRow {
-  const id = randomUUID();
-  service.context.videos.insert({
-    id,
-    appId: 'app-a',
-    title: 'downloaded',
-    description: '',
-    tags: '',
-    actors: '',
-    createUser: 'alice',
-    sourceGetType: 2,
-    sourcePath,
-    status: VideoStatus.WaitingForDownload,
-    createdAt: Date.now(),
-  });
-  return service.context.videos.get(id)!;
+  const video = newVideo({ title: 'downloaded', sourceGetType: 2, sourcePath, status: VideoStatus.WaitingForDownload });
+  service.context.videos.insert(video);
+  return service.context.videos.get(video.id)!;
 }
 
 function mediaFiles(service: TestService, video: VideoRow): string[] {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { openDatabase, type Db } from '../src/server/storage/db';
 import { VideoStatus, VideoStore } from '../src/server/storage/videos';
 import { makeTestVideo } from './support/media';
 import { startTestService, TEST_APPS, type TestService } from './support/service';
+import { newVideo } from './support/videos';
 
 let work: string;
 let clip: string;
@@ -39,11 +39,9 @@ function contextOn(dataDir: string): ServiceContext {
 }
 
 function insertVideo(service: ServiceContext, status: VideoStatus, sourceFile = ''): string {
-  const id = randomUUID();
-  service.videos.insert({
-    id, appId: 'app-a', title: 'clip', description: '', tags: '', actors: '', createUser: 'u',
-    sourceGetType: 1, sourcePath: '', status, createdAt: Date.now(),
-  });
+  const video = newVideo({ status });
+  const id = video.id;
+  service.videos.insert(video);
   if (sourceFile) service.db.prepare('UPDATE videos SET source_file = ? WHERE id = ?').run(sourceFile, id);
   return id;
 }
@@ -67,17 +65,22 @@ const statusOf = (db: Db, id: string) => (db.prepare('SELECT status FROM videos 
 const jobOf = (db: Db, id: string) =>
   db.prepare('SELECT state, attempts, last_error FROM jobs WHERE video_id = ?').get(id) as { state: string; attempts: number; last_error: string };
 
+/** What a crash mid-transcode leaves in `dataDir`: a video in `status` and its job still 'running', no worker. */
+function crashLeftRunningJob(dataDir: string, status: VideoStatus, attempts = 1): string {
+  const crashed = contextOn(dataDir);
+  const videoId = insertVideo(crashed, status, 'source.mp4');
+  crashed.db
+    .prepare(`INSERT INTO jobs (video_id, kind, state, attempts, created_at, updated_at) VALUES (?, 'transcode', 'running', ?, 0, 0)`)
+    .run(videoId, attempts);
+  crashed.db.close();
+  return videoId;
+}
+
 describe('jobs survive a stop', () => {
   it('a job still marked running after a crash is resumed at the next start and completes', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ovu-test-'));
-    // What a crash mid-transcode leaves: the video in 6, its job 'running', no worker.
-    const crashed = contextOn(dataDir);
-    const videoId = insertVideo(crashed, VideoStatus.Transcoding, 'source.mp4');
+    const videoId = crashLeftRunningJob(dataDir, VideoStatus.Transcoding);
     placeSource(dataDir, videoId);
-    crashed.db
-      .prepare(`INSERT INTO jobs (video_id, kind, state, attempts, created_at, updated_at) VALUES (?, 'transcode', 'running', 1, 0, 0)`)
-      .run(videoId);
-    crashed.db.close();
 
     const service = await startTestService({ dataDir });
     try {
@@ -93,12 +96,7 @@ describe('jobs survive a stop', () => {
   it('a job that finished its step just before a crash is recorded done, not run again', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ovu-test-'));
     // The video reached 1 (its callback queued) but the crash came before the job was marked done.
-    const crashed = contextOn(dataDir);
-    const videoId = insertVideo(crashed, VideoStatus.Normal, 'source.mp4');
-    crashed.db
-      .prepare(`INSERT INTO jobs (video_id, kind, state, attempts, created_at, updated_at) VALUES (?, 'transcode', 'running', 1, 0, 0)`)
-      .run(videoId);
-    crashed.db.close();
+    const videoId = crashLeftRunningJob(dataDir, VideoStatus.Normal);
 
     const service = await startTestService({ dataDir });
     try {
@@ -134,12 +132,7 @@ describe('jobs survive a stop', () => {
 
   it(`a job cut off ${MAX_JOB_ATTEMPTS} times fails with its reason instead of looping`, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ovu-test-'));
-    const crashed = contextOn(dataDir);
-    const videoId = insertVideo(crashed, VideoStatus.Transcoding, 'source.mp4');
-    crashed.db
-      .prepare(`INSERT INTO jobs (video_id, kind, state, attempts, created_at, updated_at) VALUES (?, 'transcode', 'running', ?, 0, 0)`)
-      .run(videoId, MAX_JOB_ATTEMPTS);
-    crashed.db.close();
+    const videoId = crashLeftRunningJob(dataDir, VideoStatus.Transcoding, MAX_JOB_ATTEMPTS);
 
     const service = await startTestService({ dataDir });
     try {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from './db';
 import { VideoStatus, VideoStore, type NewVideo } from './videos';
+import { newVideo } from '../../../test/support/videos';
 
 let dir: string;
 let db: Db;
@@ -20,20 +21,7 @@ afterEach(() => {
 });
 
 function video(n: number, overrides: Partial<NewVideo> = {}): NewVideo {
-  return {
-    id: `video-${n}`,
-    appId: 'app-a',
-    title: `title ${n}`,
-    description: '',
-    tags: '',
-    actors: '',
-    createUser: 'alice',
-    sourceGetType: 1,
-    sourcePath: '',
-    status: VideoStatus.NotUploaded,
-    createdAt: 1_700_000_000_000 + n * 1000,
-    ...overrides,
-  };
+  return newVideo({ id: `video-${n}`, title: `title ${n}`, createdAt: 1_700_000_000_000 + n * 1000, ...overrides });
 }
 
 describe('VideoStore.listByUser', () => {
