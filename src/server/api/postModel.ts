@@ -1,4 +1,5 @@
 import { ApiError } from '../errors';
+import { isHttpUrl } from '../http/urls';
 
 /** Maximum lengths of the Post model, in Unicode code points (spec, Limits). */
 export const POST_LIMITS = {
@@ -60,14 +61,6 @@ export interface PostModel {
 /** Reads one optional form field; the same name given twice is refused rather than guessed. */
 export type FieldReader = (name: string) => string | undefined;
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
 
 /** Applies every rule of the spec's Post model: required fields, cuts, and the type/path pairing. */
 export function parsePostModel(field: FieldReader): PostModel {
