@@ -1,9 +1,10 @@
 /**
- * The widget's builds, one Vite configuration each, at fixed names (the service's pages and the
- * script tags in apps refer to them, so no content hashes):
+ * The widget's builds, one Vite configuration each:
  *   dist/Scripts/UploadWidget/initUploadWidget.js      IIFE, global UploadWidget (popup)
  *   dist/Scripts/UploadWidget/initUploadABoxWidget.js  IIFE, global UploadABoxWidget (overlay)
- *   dist/upload/uploader.js, uploader.css               the upload page's code (ES module)
+ *     (fixed names: script tags in apps refer to them)
+ *   dist/upload/uploader-<hash>.js, .css, uploadCore-<hash>.js
+ *     the upload page's code (ES modules), content-hashed; .vite/manifest.json names them
  *   dist/npm/index.js                                   the npm module (ESM)
  * IIFE and ESM outputs cannot share one Vite build, so `npm run build` (scripts/build.ts) runs
  * them all; a plain `vite build` builds the upload page alone.
@@ -52,11 +53,16 @@ export const uploaderPage: InlineConfig = {
   build: {
     ...base.build,
     outDir: resolve(dist, 'upload'),
-    cssCodeSplit: false,
+    // The page's CSS is listed under its entry in the manifest.
+    cssCodeSplit: true,
     modulePreload: false,
+    // The service reads the hashed names from here (src/server/widget/uploaderAssets.ts).
+    manifest: true,
     rollupOptions: {
       input: resolve(root, 'src/widget/uploader/main.tsx'),
-      output: { format: 'es', entryFileNames: 'uploader.js', assetFileNames: 'uploader[extname]', inlineDynamicImports: true },
+      // Content-hashed names, served as immutable; the transport (tus-js-client) is its own chunk,
+      // loaded after first paint so the file input does not wait for it.
+      output: { format: 'es', entryFileNames: 'uploader-[hash].js', chunkFileNames: '[name]-[hash].js', assetFileNames: 'uploader-[hash][extname]' },
     },
   },
 };
@@ -75,4 +81,5 @@ export const loaderScripts: InlineConfig[] = [
   loaderScript('initUploadABoxWidget', 'UploadABoxWidget'),
 ];
 
+/** @alias plain `vite build` reads the default export */
 export default uploaderPage;

@@ -31,7 +31,7 @@ function startSourceServer(): Promise<{ origin: string; stop(): void }> {
 
 async function downloadOnce(service: TestService, url: string, size = SIZE) {
   // A type-1 video stays in status 8, so the queue leaves it alone while the bench downloads for it.
-  const video = { ...service.context.videos.get(await registerVideo(service))!, source_path: url };
+  const video = { ...(await service.context.stores.videos.get(await registerVideo(service)))!, source_path: url };
   const rss = sampleRss();
   const start = performance.now();
   const file = await downloadSource(service.context, video, AbortSignal.timeout(DOWNLOAD_LIMIT_MS));

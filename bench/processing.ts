@@ -46,17 +46,17 @@ async function timeProcessing(service: TestService, source: string, needHandleSp
   mkdirSync(dir, { recursive: true });
   copyFileSync(source, join(dir, 'source.mp4'));
   const start = performance.now();
-  if (!markSourceStored(service.context, videoId, 'source.mp4', { needHandleSpecial })) throw new Error('the video did not move to status 5');
+  if (!(await markSourceStored(service.context, videoId, 'source.mp4', { needHandleSpecial }))) throw new Error('the video did not move to status 5');
   const deadline = Date.now() + PROCESSING_LIMIT_MS;
   for (;;) {
-    const video = service.context.videos.get(videoId)!;
+    const video = (await service.context.stores.videos.get(videoId))!;
     if (video.status === VideoStatus.Normal) break;
-    if (video.status === VideoStatus.TranscodingFailed) throw new Error(`transcoding failed: ${video.status_reason}`);
+    if (video.status === VideoStatus.TranscodingFailed) throw new Error(`transcoding failed: ${video.statusReason}`);
     if (Date.now() > deadline) throw new Error(`video still in status ${video.status} after ${PROCESSING_LIMIT_MS} ms`);
     await new Promise((wake) => setTimeout(wake, 20));
   }
   const seconds = (performance.now() - start) / 1000;
-  const playFiles = service.context.videos.playFiles(videoId).map((play) => play.label).join(' ');
+  const playFiles = (await service.context.stores.playFiles.forVideo(videoId)).map((play) => play.label).join(' ');
   return { seconds, playFiles };
 }
 

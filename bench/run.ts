@@ -4,15 +4,25 @@
  */
 import { availableParallelism, cpus } from 'node:os';
 import { apiBench } from './api';
+import { browserBench } from './browser';
 import { downloadBench } from './download';
+import { ingestBench } from './ingest';
+import { pagingBench } from './paging';
 import { processingBench } from './processing';
+import { s3UploadBench } from './s3Upload';
 import { sizeReport } from './size';
+import { startupBench } from './startup';
 import { uploadBench } from './upload';
 
 const BENCHES: { name: string; title: string; run: () => void | Promise<void> }[] = [
   { name: 'size', title: 'size of the built browser files', run: sizeReport },
+  { name: 'startup', title: 'start and stop of the built service', run: startupBench },
   { name: 'upload', title: 'tus upload: throughput, service RSS, resume', run: uploadBench },
+  { name: 's3', title: 'tus upload with the files in S3 against local disk', run: s3UploadBench },
+  { name: 'ingest', title: 'service ingest: tus PATCH against a bare pipe to disk', run: ingestBench },
+  { name: 'browser', title: 'the widget in Chromium: throughput against xhr and fetch, openUpload to interactive', run: browserBench },
   { name: 'api', title: 'API: latency and throughput', run: apiBench },
+  { name: 'paging', title: 'list paging with 100,000 videos on SQLite and PostgreSQL, and Get beside deep pages', run: pagingBench },
   { name: 'processing', title: 'processing: transcoding wall time', run: processingBench },
   { name: 'download', title: 'server-side download: throughput, service RSS', run: downloadBench },
 ];

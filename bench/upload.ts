@@ -42,14 +42,14 @@ function upload(
 }
 
 /** The source the finished upload became; its job is left to fail (random bytes are no video) before the next run. */
-async function storedSource(service: TestService, videoId: string): Promise<string> {
+export async function storedSource(service: TestService, videoId: string): Promise<string> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const video = service.context.videos.get(videoId)!;
+    const video = (await service.context.stores.videos.get(videoId))!;
     if (video.status === VideoStatus.TranscodingFailed || video.status === VideoStatus.Normal) break;
     await new Promise((wake) => setTimeout(wake, 20));
   }
-  return join(service.dataDir, 'media', videoId, service.context.videos.get(videoId)!.source_file);
+  return join(service.dataDir, 'media', videoId, (await service.context.stores.videos.get(videoId))!.sourceFile);
 }
 
 interface Measured {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEMO_SCRIPT, demoPage } from './page';
-import { checkCallback, sign, type CallbackCheck } from './signing';
+import { createClient, isApiError, isCallbackError, verifyCallback, type CallbackRefusal } from '../src/sdk';
 
 /** The demo app's identity on the service; the secret stays in this process. */
 export interface DemoAppOptions {
@@ -17,10 +17,12 @@ export interface DemoAppOptions {
   publicUrl?: string;
 }
 
-export interface ReceivedCallback extends CallbackCheck {
+interface ReceivedCallback {
   videoId: string;
   videoStatus: string;
   receivedAt: string;
+  /** Why `verifyCallback` refused it; absent for a genuine callback. */
+  refusal?: CallbackRefusal;
 }
 
 export interface RunningDemo {
@@ -66,16 +68,8 @@ export async function startDemoApp(options: DemoAppOptions): Promise<RunningDemo
   const state = { serviceUrl: options.serviceUrl };
   const callbacks: ReceivedCallback[] = [];
 
-  /** What the page needs to call openUpload: never the secret, only a token for one timestamp. */
-  const widgetAuth = (videoId: string) => {
-    const { Timestamp, Token } = sign(appSecret);
-    return { appId, timestamp: Timestamp, token: Token, videoId };
-  };
-
-  const serviceCall = async (path: string, init?: RequestInit) => {
-    const res = await fetch(`${state.serviceUrl}${path}`, init);
-    return (await res.json()) as { AuthMsg?: { ResultCode: string; ResultMessage: string }; VideoId?: string };
-  };
+  // The service's URL may change while the demo runs (tests set it late), so a client per call.
+  const client = () => createClient({ baseUrl: state.serviceUrl, appId, appSecret });
 
   const routes = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://demo.invalid');
@@ -86,39 +80,32 @@ export async function startDemoApp(options: DemoAppOptions): Promise<RunningDemo
 
     if (req.method === 'POST' && url.pathname === '/videos') {
       const input = JSON.parse((await readBody(req)) || '{}') as { title?: unknown; user?: unknown };
-      const { Timestamp, Token } = sign(appSecret);
-      const reply = await serviceCall('/Api/Video/Post', {
-        method: 'POST',
-        body: new URLSearchParams({
-          AppId: appId,
-          Timestamp,
-          Token,
-          VideoTitle: typeof input.title === 'string' && input.title.trim() ? input.title : 'Demo video',
-          CreateUser: typeof input.user === 'string' ? input.user : 'demo-user',
-          SourceFileGetType: '1',
-          SourceFilePath: '',
-        }),
+      const videoId = await client().postVideo({
+        VideoTitle: typeof input.title === 'string' && input.title.trim() ? input.title : 'Demo video',
+        CreateUser: typeof input.user === 'string' ? input.user : 'demo-user',
+        SourceFileGetType: 1,
       });
-      if (reply.AuthMsg?.ResultCode !== '1' || !reply.VideoId) return json(res, 502, { error: reply.AuthMsg ?? 'no reply' });
-      return json(res, 200, widgetAuth(reply.VideoId));
+      // What the page needs to call openUpload: never the secret, only a token for one timestamp.
+      return json(res, 200, client().widgetConfig(videoId));
     }
 
-    if (req.method === 'GET' && videoPath?.[2]) return json(res, 200, widgetAuth(videoPath[1]!));
+    if (req.method === 'GET' && videoPath?.[2]) return json(res, 200, client().widgetConfig(videoPath[1]!));
 
-    if (req.method === 'GET' && videoPath) {
-      const { Timestamp, Token } = sign(appSecret);
-      const query = new URLSearchParams({ AppId: appId, Timestamp, Token, Id: videoPath[1]! });
-      return json(res, 200, await serviceCall(`/Api/Video/Get?${query}`));
-    }
+    if (req.method === 'GET' && videoPath) return json(res, 200, await client().getVideo(videoPath[1]!));
 
     if (req.method === 'POST' && url.pathname === '/callback') {
       const body = await readBody(req);
       const fields = new URLSearchParams(body);
-      const signature = req.headers['x-signature'];
-      const check = checkCallback(appSecret, body, Array.isArray(signature) ? signature[0] : signature);
-      callbacks.push({ videoId: fields.get('VideoId') ?? '', videoStatus: fields.get('VideoStatus') ?? '', receivedAt: new Date().toISOString(), ...check });
+      const received: ReceivedCallback = { videoId: fields.get('VideoId') ?? '', videoStatus: fields.get('VideoStatus') ?? '', receivedAt: new Date().toISOString() };
+      try {
+        verifyCallback(body, { appId, appSecret, headers: req.headers });
+      } catch (error) {
+        if (!isCallbackError(error)) throw error;
+        received.refusal = error.code;
+      }
+      callbacks.push(received);
       // Answer 200 only to a genuine callback; anything else is refused and the service retries.
-      return send(res, check.tokenValid && check.signatureValid ? 200 : 401, 'text/plain; charset=utf-8', check.tokenValid && check.signatureValid ? 'ok' : 'bad signature');
+      return send(res, received.refusal ? 401 : 200, 'text/plain; charset=utf-8', received.refusal ?? 'ok');
     }
 
     if (req.method === 'GET' && url.pathname === '/callbacks') return json(res, 200, callbacks);
@@ -128,7 +115,9 @@ export async function startDemoApp(options: DemoAppOptions): Promise<RunningDemo
 
   const server: Server = createServer((req, res) => {
     routes(req, res).catch((error: unknown) => {
-      if (!res.headersSent) json(res, 500, { error: String((error as Error)?.message ?? error) });
+      // A refusal from the service is passed on with its AuthMsg; the page shows it.
+      if (isApiError(error) && !res.headersSent) json(res, 502, { error: { ResultCode: error.code, ResultMessage: error.message } });
+      else if (!res.headersSent) json(res, 500, { error: String((error as Error)?.message ?? error) });
       else res.destroy();
     });
   });

@@ -49,7 +49,7 @@ with <code>/Api/Video/Post</code> (SourceFileGetType 1) and hands this page only
 <ol id="log" aria-label="Widget events" reversed></ol>
 
 <h2>Status callbacks received by the backend</h2>
-<table><thead><tr><th>Received</th><th>VideoId</th><th>VideoStatus</th><th>Token</th><th>X-Signature</th></tr></thead>
+<table><thead><tr><th>Received</th><th>VideoId</th><th>VideoStatus</th><th>Check</th></tr></thead>
 <tbody id="callbacks" aria-label="Status callbacks"></tbody></table>
 
 <h2>The video, as <code>/Api/Video/Get</code> reports it</h2>
@@ -124,7 +124,7 @@ async function showCallbacks() {
   const rows = (await res.json()).map((callback) => {
     const row = document.createElement('tr');
     for (const value of [callback.receivedAt, callback.videoId, callback.videoStatus,
-      callback.tokenValid && callback.fresh ? 'valid' : 'INVALID', callback.signatureValid ? 'valid' : 'INVALID']) {
+      callback.refusal ? 'REFUSED: ' + callback.refusal : 'valid']) {
       const cell = document.createElement('td');
       cell.textContent = value;
       row.append(cell);

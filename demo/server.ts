@@ -1,8 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { ConfigError } from '../src/server/config';
+import { exitOnStartupError, launchService } from '../src/server/launch';
+import { processLogger } from '../src/server/log';
+import { PROJECT_ROOT } from '../src/server/project';
+import { stopOnSignals } from '../src/server/shutdown';
 import { startDemoApp } from './app';
 
 /**
@@ -13,19 +16,20 @@ import { startDemoApp } from './app';
  *   keeps its apps file (with its secret, mode 0600) and the service's DATA_DIR.
  */
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const APP_ID = 'demo-app';
+
+const log = processLogger();
 
 function port(name: string, fallback: number): number {
   const raw = process.env[name];
   const value = raw ? Number(raw) : fallback;
-  if (!Number.isInteger(value) || value < 1 || value > 65535) throw new Error(`${name} must be a port number, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 1 || value > 65535) exitOnStartupError(new ConfigError(`${name} must be a port number, got "${raw}"`), log);
   return value;
 }
 
 const servicePort = port('SERVICE_PORT', 8080);
 const demoPort = port('DEMO_PORT', 3000);
-const dataDir = resolve(process.env.DEMO_DATA_DIR || join(ROOT, 'data', 'demo'));
+const dataDir = resolve(process.env.DEMO_DATA_DIR || join(PROJECT_ROOT, 'data', 'demo'));
 const serviceUrl = `http://127.0.0.1:${servicePort}`;
 const demoOrigin = `http://localhost:${demoPort}`;
 
@@ -43,59 +47,42 @@ function writeAppsFile(secret: string): string {
   return file;
 }
 
-function startServiceProcess(appsFile: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/server/main.ts')], {
-    cwd: ROOT,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
+/** A port taken by another process is named by the setting that chose it. */
+function exitIfPortInUse(name: string, error: unknown): void {
+  if ((error as NodeJS.ErrnoException)?.code !== 'EADDRINUSE') return;
+  log.error(`${name} is already in use: ${(error as Error).message}`);
+  process.exit(1);
+}
+
+mkdirSync(dataDir, { recursive: true });
+const secret = appSecret();
+try {
+  // One process for both servers: npm passes a signal to exactly this process, which stops both.
+  const service = await launchService(
+    {
       ...process.env,
       PORT: String(servicePort),
       HOST: '127.0.0.1',
       PUBLIC_URL: serviceUrl,
       DATA_DIR: join(dataDir, 'service'),
-      APPS_FILE: appsFile,
+      APPS_FILE: writeAppsFile(secret),
     },
+    log,
+    { demoUrl: demoOrigin },
+  ).catch((error: unknown) => {
+    exitIfPortInUse('SERVICE_PORT', error);
+    throw error;
   });
-}
-
-async function waitUntilUp(child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the service exited with code ${child.exitCode}`);
-    try {
-      const res = await fetch(`${serviceUrl}/Scripts/UploadWidget/initUploadWidget.js`);
-      if (res.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((wake) => setTimeout(wake, 200));
-  }
-  throw new Error(`the service did not answer at ${serviceUrl} within 30 s`);
-}
-
-mkdirSync(dataDir, { recursive: true });
-const secret = appSecret();
-const service = startServiceProcess(writeAppsFile(secret));
-const stopService = () => {
-  if (service.exitCode === null) service.kill('SIGTERM');
-};
-process.once('exit', stopService);
-try {
-  await waitUntilUp(service);
-  const demo = await startDemoApp({ appId: APP_ID, appSecret: secret, serviceUrl, port: demoPort, publicUrl: demoOrigin });
+  const demo = await startDemoApp({ appId: APP_ID, appSecret: secret, serviceUrl, port: demoPort, publicUrl: demoOrigin }).catch(async (error: unknown) => {
+    await service.close();
+    exitIfPortInUse('DEMO_PORT', error);
+    throw error;
+  });
   process.stdout.write(`\nService:  ${serviceUrl}\nDemo app: ${demo.origin}   <- open this in a browser\n\n`);
-  const stop = () => {
-    stopService();
-    void demo.close().then(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  service.once('exit', (code) => {
-    process.stderr.write(`the service stopped (code ${code}); stopping the demo\n`);
-    void demo.close().then(() => process.exit(1));
-  });
+  stopOnSignals(async () => {
+    await demo.close();
+    await service.close();
+  }, log);
 } catch (error) {
-  process.stderr.write(`${(error as Error).message}\n`);
-  stopService();
-  process.exit(1);
+  exitOnStartupError(error, log);
 }

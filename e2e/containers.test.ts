@@ -32,6 +32,18 @@ afterEach(() => context?.close());
 const hostPage = (path: string, config: object, query = ''): Promise<Page> => world.openHostPage(context, path, config, query);
 
 /** A host page framed by a same-origin parent page; the host page opens the overlay. */
+/** Runs `use` with a page of a phone-sized context (375 × 667) as `context`, closed after. */
+async function page375(use: (page: Page) => Promise<void>): Promise<void> {
+  const wide = context;
+  context = await world.browser.newContext({ locale: 'en-US', viewport: { width: 375, height: 667 } });
+  try {
+    await use(await context.newPage());
+  } finally {
+    await context.close();
+    context = wide;
+  }
+}
+
 async function framingPage(config: object): Promise<Page> {
   const inner = `/overlay.html#${encodeURIComponent(JSON.stringify(config))}`;
   const page = await context.newPage();
@@ -95,6 +107,18 @@ describe('overlay form (initUploadABoxWidget.js)', () => {
     const box = await ax.box('dialog', DIALOG_NAME);
     expect(box.x).toBeCloseTo(120, 0);
     expect(box.y).toBeCloseTo(80, 0);
+  });
+
+  it('covers the whole screen on a phone (under 480 px wide), whatever `left` and `top` asked, with a 44 px close button', async () => {
+    await page375(async (page) => {
+      await page.goto(world.hostUrl('/overlay.html', { ...world.widgetAuth(await world.registerVideo()), left: '120px', top: '10%' }));
+      await openOverlay(page);
+      const ax = await AccessibleQuery.open(context, page);
+      expect(await ax.box('dialog', DIALOG_NAME)).toEqual({ x: 0, y: 0, width: 375, height: 667 });
+      // A touch target: 44 px each way (WCAG 2.5.5).
+      const close = await ax.box('button', CLOSE_NAME);
+      expect(Math.min(close.width, close.height)).toBeGreaterThanOrEqual(44);
+    });
   });
 
   it('with isTop (default) opened inside a same-origin iframe, covers the top window', async () => {
@@ -220,18 +244,28 @@ describe('styles and language', () => {
     await frame.getByRole('button', { name: '选择视频文件' }).waitFor();
   });
 
-  it("without `lang`, a Chinese browser gets Chinese text, in the layer's own controls too", async () => {
-    const chinese = await world.browser.newContext({ locale: 'zh-CN', viewport: { width: 1200, height: 800 } });
+  it('`lang: "zh-TW"` shows the uploader in Traditional Chinese', async () => {
+    const page = await hostPage('/overlay.html', { ...world.widgetAuth(await world.registerVideo()), lang: 'zh-TW' });
+    await openButton(page).click();
+    await (await uploadFrame(page)).getByRole('button', { name: '選擇影片檔案' }).waitFor();
+  });
+
+  it.each([
+    ['zh-CN', '选择视频文件', '上传视频', '关闭'],
+    ['zh-TW', '選擇影片檔案', '上傳影片', '關閉'],
+    ['zh-HK', '選擇影片檔案', '上傳影片', '關閉'],
+  ])("without `lang`, a %s browser gets its Chinese, in the layer's own controls too", async (locale, choose, dialog, close) => {
+    const browser = await world.browser.newContext({ locale, viewport: { width: 1200, height: 800 } });
     try {
-      const page = await chinese.newPage();
+      const page = await browser.newPage();
       await page.goto(world.hostUrl('/overlay.html', world.widgetAuth(await world.registerVideo())));
       await openButton(page).click();
-      await (await uploadFrame(page)).getByRole('button', { name: '选择视频文件' }).waitFor();
-      const ax = await AccessibleQuery.open(chinese, page);
-      expect(await ax.count('dialog', '上传视频')).toBe(1);
-      expect(await ax.count('button', '关闭')).toBe(1);
+      await (await uploadFrame(page)).getByRole('button', { name: choose }).waitFor();
+      const ax = await AccessibleQuery.open(browser, page);
+      expect(await ax.count('dialog', dialog)).toBe(1);
+      expect(await ax.count('button', close)).toBe(1);
     } finally {
-      await chinese.close();
+      await browser.close();
     }
   });
 });

@@ -1,7 +1,8 @@
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newContext } from './support/browser';
-import { chooseFileButton, openButton, openPopup, recordServiceRequests, uploadFrame, waitForFrame } from './support/widget';
+import { AccessibleQuery } from './support/a11y';
+import { chooseFileButton, DIALOG_NAME, errorLineOf, openButton, openPopup, recordServiceRequests, uploadFrame, waitForEvents, waitForFrame } from './support/widget';
 import { APP_B, startWorld, type World } from './support/world';
 
 let world: World;
@@ -18,13 +19,13 @@ afterEach(() => context?.close());
 
 const hostPage = (path: string, config: object): Promise<Page> => world.openHostPage(context, path, config);
 
-/** The page's whole visible text, as a user reads it. */
-async function pageText(where: Page | Frame): Promise<string> {
+/** The page's `ErrorCode : …` line, as a reader of its visible text sees it (one line of its own). */
+async function pageText(where: Page | Frame): Promise<string | undefined> {
   await where.waitForLoadState('load');
-  return (await where.locator('body').innerText()).trim();
+  return errorLineOf(await where.locator('body').innerText());
 }
 
-async function popupText(config: object): Promise<string> {
+async function popupText(config: object): Promise<string | undefined> {
   const popup = await openPopup(await hostPage('/popup.html', config));
   return pageText(popup);
 }
@@ -39,7 +40,27 @@ describe('the service refuses the configuration with the ErrorCode page', () => 
     const auth = world.widgetAuth(await world.registerVideo());
     const page = await hostPage('/overlay.html', { ...auth, token: auth.token.replace(/^./, (c) => (c === '0' ? '1' : '0')) });
     await openButton(page).click();
-    expect(await pageText(await uploadFrame(page))).toBe('ErrorCode : 104, ErrorMessage : App SecretKey Error');
+    const frame = await uploadFrame(page);
+    expect(await pageText(frame)).toBe('ErrorCode : 104, ErrorMessage : App SecretKey Error');
+    // Around the line: a heading, what to do, and a Close that closes the layer.
+    await frame.getByRole('heading', { level: 1, name: 'The upload cannot start' }).waitFor();
+    await frame.getByText('The site owner should check its AppSecret and how it computes the Token.').waitFor();
+    await frame.getByRole('button', { name: 'Close' }).click();
+    const ax = await AccessibleQuery.open(context, page);
+    await ax.waitFor('dialog', DIALOG_NAME, false);
+    await ax.close();
+    expect((await waitForEvents(page, (all) => all.length > 1)).map((event) => event.info)).toEqual([
+      expect.objectContaining({ reason: 'validation', code: '104' }),
+      expect.objectContaining({ reason: 'closed' }),
+    ]);
+  });
+
+  it('speaks the uploader\'s language: zh-CN from the config', async () => {
+    const auth = world.widgetAuth(await world.registerVideo());
+    const popup = await openPopup(await hostPage('/popup.html', { ...auth, token: '0123456789abcdef0123456789abcdef', lang: 'zh-CN' }));
+    expect(await pageText(popup)).toBe('ErrorCode : 104, ErrorMessage : App SecretKey Error');
+    expect(await popup.locator('html').getAttribute('lang')).toBe('zh-CN');
+    await popup.getByRole('heading', { level: 1, name: '无法开始上传' }).waitFor();
   });
 
   it('a timestamp older than 600 seconds (correctly signed) is refused with code 103', async () => {

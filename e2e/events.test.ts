@@ -65,7 +65,7 @@ describe('onSuccess', () => {
     const list = await waitForEvents(page, (all) => all.length > 0);
     expect(list).toEqual([{ type: 'success', info: { videoId, fileName: 'small.mp4', fileSize: fileSize(smallVideo) } }]);
     // The callback fired only after the last byte was stored.
-    expect(await sha256File(world.sourceFile(videoId)!)).toBe(await sha256File(smallVideo));
+    expect(await world.sourceSha256(videoId)).toBe(await sha256File(smallVideo));
   });
 });
 
@@ -79,7 +79,7 @@ describe('onFailure', () => {
     const list = await waitForEvents(page, (all) => all.length > 0);
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ type: 'failure', info: { videoId, reason: 'closed' } });
-    expect(world.video(videoId)?.status).toBe(8);
+    expect((await world.video(videoId))?.status).toBe(8);
   });
 
   it('fires with reason "rejected" for an empty file, and nothing is sent', async () => {
@@ -106,6 +106,20 @@ describe('onFailure', () => {
     expect(tus.list).toEqual([]);
   });
 
+  it('fires with reason "rejected" for a text file renamed to .mp4 and typed video/mp4, and nothing is sent', async () => {
+    const videoId = await world.registerVideo();
+    const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
+    const frame = await openOverlay(page);
+    const tus = recordTusRequests(context, world.service.address);
+    await chooseFile(frame, { name: 'fake.mp4', mimeType: 'video/mp4', buffer: Buffer.from('meeting notes, not a video\n'.repeat(100)) });
+    const list = await waitForEvents(page, (all) => all.length > 0);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ type: 'failure', info: { videoId, reason: 'rejected', fileName: 'fake.mp4' } });
+    expect(await frame.getByRole('alert').innerText()).toContain('does not contain a video');
+    expect(tus.list).toEqual([]);
+    expect((await world.video(videoId))?.status).toBe(8);
+  });
+
   it('fires with reason "rejected" for a file over the flash limit; the same file passes with uploadType silverlight', async () => {
     expect(fileSize(overLimitVideo)).toBeGreaterThan(FLASH_LIMIT);
     const videoId = await world.registerVideo();
@@ -120,7 +134,7 @@ describe('onFailure', () => {
     const silverlight = await hostPage('/overlay.html', { ...world.widgetAuth(videoId), uploadType: 'silverlight' });
     await chooseFile(await openOverlay(silverlight), overLimitVideo);
     await waitForEvents(silverlight, (all) => all.some((event) => event.type === 'success'));
-    expect(await sha256File(world.sourceFile(videoId)!)).toBe(await sha256File(overLimitVideo));
+    expect(await world.sourceSha256(videoId)).toBe(await sha256File(overLimitVideo));
   });
 
   it('the service itself enforces the limit: a forged tus creation over the limit is refused', async () => {
@@ -137,7 +151,7 @@ describe('onFailure', () => {
       return res.status;
     }, FLASH_LIMIT + 1);
     expect(status).toBe(413);
-    expect(world.storedUploadBytes(videoId)).toBeNull();
+    expect(await world.storedUploadBytes(videoId)).toBeNull();
   });
 });
 
@@ -164,7 +178,7 @@ describe('onError', () => {
     const after = await waitForEvents(page, (all) => all.some((event) => event.type === 'success'));
     expect(only('error')(after)).toHaveLength(1);
     expect(only('success')(after)).toHaveLength(1);
-    expect(await sha256File(world.sourceFile(videoId)!)).toBe(await sha256File(overLimitVideo));
+    expect(await world.sourceSha256(videoId)).toBe(await sha256File(overLimitVideo));
   });
 
   it('fires at once, without retrying, when the browser knows it is offline', async () => {
@@ -176,7 +190,29 @@ describe('onError', () => {
     const list = await waitForEvents(page, (all) => all.length > 0);
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ type: 'error', info: { videoId, reason: 'network', fileName: 'small.mp4' } });
-    expect(world.video(videoId)?.status).toBe(8);
+    expect((await world.video(videoId))?.status).toBe(8);
+  });
+});
+
+describe('the connection comes back', () => {
+  it('an upload cut by going offline continues by itself when the browser is online again, with no click', async () => {
+    const videoId = await world.registerVideo();
+    const page = await hostPage('/overlay.html', { ...world.widgetAuth(videoId), uploadType: 'silverlight' });
+    const frame = await openOverlay(page);
+    const throttle = await throttleUploads(context, frame, 256 * 1024);
+    await chooseFile(frame, overLimitVideo);
+    await waitForProgress(frame, 10);
+
+    await context.setOffline(true);
+    const list = await waitForEvents(page, (all) => all.length > 0);
+    expect(list[0]).toMatchObject({ type: 'error', info: { videoId, reason: 'network' } });
+    await frame.getByRole('status').filter({ hasText: 'continues by itself' }).waitFor();
+
+    await throttle.lift();
+    await context.setOffline(false);
+    const after = await waitForEvents(page, (all) => all.some((event) => event.type === 'success'));
+    expect(only('error')(after)).toHaveLength(1);
+    expect(await world.sourceSha256(videoId)).toBe(await sha256File(overLimitVideo));
   });
 });
 

@@ -2,15 +2,19 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AccessibleQuery, clickBox } from './support/a11y';
 import { newContext, throttleUploads } from './support/browser';
-import { fileSize, makeVideo, sha256File, removeVideo } from './support/media';
+import { HANDLE_DB } from '../src/widget/uploader/fileHandles';
+import { fileSize, makeVideo, probeDuration, sha256File, removeVideo } from './support/media';
 import {
   CLOSE_NAME,
   DIALOG_NAME,
   chooseFile,
+  errorLineOf,
   openButton,
   openPopup,
   progressPercent,
+  recordSentBodies,
   recordTusRequests,
+  sentBodies,
   uploadFrame,
   waitForEvents,
   waitForProgress,
@@ -45,17 +49,16 @@ afterEach(() => context?.close());
 const hostPage = (path: string, config: object): Promise<Page> => world.openHostPage(context, path, config);
 
 async function expectStoredIntact(videoId: string, original: string): Promise<void> {
-  const stored = world.sourceFile(videoId);
-  expect(stored, 'the service recorded a source file').toBeDefined();
-  expect(stored).toMatch(new RegExp(`[/\\\\]media[/\\\\]${videoId}[/\\\\]source\\.mp4$`));
-  expect(fileSize(stored!)).toBe(fileSize(original));
-  expect(await sha256File(stored!)).toBe(await sha256File(original));
+  expect((await world.video(videoId))?.sourceFile, 'the service recorded a source file').toBe('source.mp4');
+  expect(await world.sourceSha256(videoId)).toBe(await sha256File(original));
 }
 
 describe('a real multi-megabyte video through the widget', () => {
   it('arrives byte-identical, fires onSuccess exactly once, and the video moves on from status 8', async () => {
     expect(fileSize(bigVideo)).toBeGreaterThan(10 * 1024 * 1024);
     const videoId = await world.registerVideo();
+    await recordSentBodies(context);
+    const tus = recordTusRequests(context, world.service.address);
     const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
     await openButton(page).click();
     const frame = await uploadFrame(page);
@@ -64,6 +67,10 @@ describe('a real multi-megabyte video through the widget', () => {
     await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
     await frame.getByRole('status').filter({ hasText: 'was uploaded' }).waitFor();
     await expectStoredIntact(videoId, bigVideo);
+    // The fast path: one PATCH whose body is the File itself, never a slice.
+    const patches = (await tus.settle()).filter((request) => request.method === 'PATCH');
+    expect(patches.map((request) => request.bodyBytes)).toEqual([fileSize(bigVideo)]);
+    expect(await sentBodies(frame)).toEqual([{ kind: 'file', bytes: fileSize(bigVideo) }]);
 
     // Closing after success reports nothing more: the one outcome was the success.
     const ax = await AccessibleQuery.open(context, page);
@@ -88,16 +95,65 @@ describe('a real multi-megabyte video through the widget', () => {
 
     const again = await openPopup(await hostPage('/popup.html', world.widgetAuth(videoId)));
     await again.waitForLoadState('load');
-    expect((await again.locator('body').innerText()).trim()).toMatch(/^ErrorCode : 107, ErrorMessage : Video Status Error(: .+)?$/);
+    expect(errorLineOf(await again.locator('body').innerText())).toMatch(/^ErrorCode : 107, ErrorMessage : Video Status Error(: .+)?$/);
+  });
+});
+
+/** The upload succeeds byte-identical, continuing the stored upload at `stored` (no new creation). */
+async function expectContinuedFrom(page: Page, videoId: string, tus: ReturnType<typeof recordTusRequests>, stored: number): Promise<void> {
+  await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
+  await expectStoredIntact(videoId, bigVideo);
+  const requests = await tus.settle();
+  tus.stop();
+  expect(requests.filter((request) => request.method === 'POST'), 'no new upload was created').toEqual([]);
+  expect(requests.find((request) => request.method === 'PATCH')?.offset).toBe(stored);
+}
+
+/** A popup open for a new video, its uploads slowed to `bytesPerSecond`. */
+/**
+ * Ends the uploader's window (`close`) mid-upload with its request cut at the service at the same
+ * moment. DevTools' upload throttling can let a request whose window is gone go on sending at full
+ * speed, which finished the whole file in some runs, leaving nothing to resume.
+ */
+async function closeMidUpload(close: () => Promise<unknown>): Promise<void> {
+  const endOutage = world.networkOutage();
+  try {
+    await close();
+  } finally {
+    endOutage();
+  }
+}
+
+async function throttledPopup(bytesPerSecond: number) {
+  const videoId = await world.registerVideo();
+  const page = await hostPage('/popup.html', world.widgetAuth(videoId));
+  const popup = await openPopup(page);
+  return { videoId, page, popup, throttle: await throttleUploads(context, popup, bytesPerSecond) };
+}
+
+describe('the transport loads after the file input', () => {
+  it('a file chosen while tus-js-client is still loading is uploaded once it arrives', async () => {
+    const videoId = await world.registerVideo();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await context.route(/\/UploadWidget\/assets\/uploadCore-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const page = await hostPage('/popup.html', world.widgetAuth(videoId));
+    const popup = await openPopup(page);
+    await chooseFile(popup, mediumVideo);
+    await popup.getByRole('button', { name: 'Pause' }).waitFor();
+    expect(await world.storedUploadBytes(videoId), 'nothing sent before the transport is there').toBeNull();
+    release();
+    await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
+    await expectStoredIntact(videoId, mediumVideo);
   });
 });
 
 describe('pause and resume', () => {
   it('pausing stops the transfer; resuming continues from the stored offset and completes byte-identical', async () => {
-    const videoId = await world.registerVideo();
-    const page = await hostPage('/popup.html', world.widgetAuth(videoId));
-    const popup = await openPopup(page);
-    const throttle = await throttleUploads(context, popup, 512 * 1024);
+    const { videoId, page, popup, throttle } = await throttledPopup(512 * 1024);
     const tus = recordTusRequests(context, world.service.address);
     await chooseFile(popup, mediumVideo);
 
@@ -105,7 +161,7 @@ describe('pause and resume', () => {
     await popup.getByRole('button', { name: 'Pause' }).click();
     await popup.getByRole('button', { name: 'Resume' }).waitFor();
     const pausedAt = await progressPercent(popup);
-    const storedAtPause = world.storedUploadBytes(videoId);
+    const storedAtPause = await world.storedUploadBytes(videoId);
     expect(storedAtPause, 'the service holds part of the file').toBeGreaterThan(0);
     expect(storedAtPause!).toBeLessThan(fileSize(mediumVideo));
     // While paused, nothing more is sent: the next request after this one is the resume's.
@@ -121,8 +177,140 @@ describe('pause and resume', () => {
     expect(afterResume.filter((request) => request.method === 'POST'), 'no new upload was created').toEqual([]);
     expect(patches.length).toBeGreaterThan(0);
     expect(patches[0]!.offset, 'resumed, not restarted').toBeGreaterThanOrEqual(storedAtPause!);
+    // The resumed request is one slice from the service's offset to the end.
+    expect(patches.map((request) => request.bodyBytes)).toEqual([fileSize(mediumVideo) - patches[0]!.offset!]);
     expect(pausedAt).toBeGreaterThanOrEqual(15);
     expect((await waitForEvents(page, () => true)).filter((event) => event.type === 'success')).toHaveLength(1);
+  });
+});
+
+describe('cancel keeps the upload', () => {
+  it('choosing the same file after Cancel continues from the service\'s offset, with no new upload', async () => {
+    const videoId = await world.registerVideo();
+    const size = fileSize(bigVideo);
+    const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
+    await openButton(page).click();
+    const frame = await uploadFrame(page);
+    const throttle = await throttleUploads(context, frame, 1024 * 1024);
+    await chooseFile(frame, bigVideo);
+    await waitForProgress(frame, 30);
+    await frame.getByRole('button', { name: 'Cancel' }).click();
+    await frame.getByText(/Choose the same file to continue/).first().waitFor();
+    // Bytes already on the wire when Cancel aborted the request still land; this reads them once they have.
+    const stored = (await world.storedUploadBytes(videoId))!;
+    expect(stored, 'the service kept the bytes that arrived').toBeGreaterThan(0.2 * size);
+    expect(stored).toBeLessThan(size);
+
+    await throttle.lift();
+    const tus = recordTusRequests(context, world.service.address);
+    await chooseFile(frame, bigVideo);
+    await expectContinuedFrom(page, videoId, tus, stored);
+  });
+});
+
+/** The big video going up slowly (1 MB/s) through the overlay, once at least `percent` is sent. */
+async function throttledOverlayUpload(percent: number) {
+  const videoId = await world.registerVideo();
+  const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
+  await openButton(page).click();
+  const frame = await uploadFrame(page);
+  await throttleUploads(context, frame, 1024 * 1024);
+  await chooseFile(frame, bigVideo);
+  return { videoId, page, frame, progress: await waitForProgress(frame, percent) };
+}
+
+describe('preview', () => {
+  it('shows a poster frame, the duration (within 0.1 s of ffprobe\'s) and the resolution of an H.264 MP4 while it uploads', async () => {
+    const { frame } = await throttledOverlayUpload(1);
+    const poster = frame.getByRole('img', { name: 'A frame of “big clip.mp4”' });
+    await poster.waitFor();
+    expect(await poster.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    const caption = await frame.locator('figure.preview figcaption').innerText();
+    expect(caption).toMatch(/^0:12 · 640 × 360$/);
+    const exact = Number(/^PT([\d.]+)S$/.exec((await frame.locator('figure.preview time').getAttribute('datetime'))!)![1]);
+    expect(Math.abs(exact - (await probeDuration(bigVideo)))).toBeLessThanOrEqual(0.1);
+    expect(await frame.getByRole('button', { name: 'Pause' }).count(), 'still uploading').toBe(1);
+  });
+});
+
+describe('closing mid-upload asks first', () => {
+  it('× during an upload asks inside the uploader; "Keep uploading" goes on, "Stop and close" closes, reports "closed" and keeps the bytes', async () => {
+    const { videoId, page, frame, progress: before } = await throttledOverlayUpload(10);
+
+    const ax = await AccessibleQuery.open(context, page);
+    await clickBox(page, await ax.box('button', CLOSE_NAME));
+    const question = frame.getByRole('alertdialog');
+    await question.waitFor();
+    expect(await question.innerText()).toMatch(/^Stop uploading\? You can continue later from \d+%\./);
+    await frame.getByRole('button', { name: 'Keep uploading' }).click();
+    await question.waitFor({ state: 'detached' });
+    expect(await ax.count('dialog', DIALOG_NAME), 'the widget stays open').toBe(1);
+    expect(await waitForProgress(frame, before + 10)).toBeGreaterThan(before);
+
+    await clickBox(page, await ax.box('button', CLOSE_NAME));
+    await frame.getByRole('button', { name: 'Stop and close' }).click();
+    await ax.waitFor('dialog', DIALOG_NAME, false);
+    const list = await waitForEvents(page, (all) => all.length > 0);
+    expect(list).toEqual([{ type: 'failure', info: expect.objectContaining({ videoId, reason: 'closed' }) }]);
+    expect(await world.storedUploadBytes(videoId), 'the service kept the bytes').toBeGreaterThan(0);
+    await ax.close();
+  });
+});
+
+describe('discarding a stored upload', () => {
+  it('asks first, then the service drops the bytes and nothing is offered to resume', async () => {
+    const { videoId, frame } = await throttledOverlayUpload(10);
+    await frame.getByRole('button', { name: 'Cancel' }).click();
+    await frame.getByRole('button', { name: 'Discard upload' }).click();
+    await frame.getByRole('alertdialog').waitFor();
+    expect(await world.storedUploadBytes(videoId), 'nothing is dropped before the answer').toBeGreaterThan(0);
+    await frame.getByRole('alertdialog').getByRole('button', { name: 'Discard upload' }).click();
+    await frame.getByText('The earlier upload was discarded.').waitFor();
+    expect(await world.storedUploadBytes(videoId)).toBeNull();
+    expect(await frame.getByText(/Choose the same file to continue/).count()).toBe(0);
+  });
+});
+
+describe('the popup keeps the file handle', () => {
+  it('reopened for an unfinished upload, it continues from the kept handle with no file dialog, sending only the missing bytes', async () => {
+    const { videoId, page, popup: first } = await throttledPopup(1024 * 1024);
+    await chooseFile(first, bigVideo);
+    await waitForProgress(first, 20);
+    await closeMidUpload(() => first.close());
+    await waitForEvents(page, (list) => list.length > 0);
+
+    // Chromium in tests has no way to answer showOpenFilePicker, so the handle the picker would have
+    // given is made the other way the API offers one: a file in the origin's private file system,
+    // kept where the uploader keeps handles (fileHandles.ts, HANDLE_DB).
+    const popup = await openPopup(page);
+    await popup.getByText(/Choose the same file to continue/).waitFor();
+    await popup.evaluate(() => document.body.append(Object.assign(document.createElement('input'), { type: 'file', id: 'seed' })));
+    await popup.setInputFiles('#seed', bigVideo);
+    await popup.evaluate(
+      async ({ videoId, db }) => {
+        const file = (document.getElementById('seed') as HTMLInputElement).files![0]!;
+        const handle = await (await navigator.storage.getDirectory()).getFileHandle(file.name, { create: true });
+        const writable = await handle.createWritable();
+        await writable.write(file);
+        await writable.close();
+        await new Promise<void>((done, fail) => {
+          const open = indexedDB.open(db.name, 1);
+          open.onupgradeneeded = () => open.result.createObjectStore(db.store);
+          open.onerror = () => fail(open.error);
+          open.onsuccess = () => {
+            const put = open.result.transaction(db.store, 'readwrite').objectStore(db.store).put(handle, videoId);
+            put.onsuccess = () => done();
+            put.onerror = () => fail(put.error);
+          };
+        });
+      },
+      { videoId, db: HANDLE_DB },
+    );
+    const stored = (await world.storedUploadBytes(videoId))!;
+    const tus = recordTusRequests(context, world.service.address);
+    await popup.reload();
+    await popup.getByRole('button', { name: /^Continue “big clip\.mp4” from \d+%$/ }).click();
+    await expectContinuedFrom(page, videoId, tus, stored);
   });
 });
 
@@ -138,8 +326,8 @@ describe('resume after the host page is reloaded', () => {
     await waitForProgress(frame, 30);
 
     // The user reloads the page mid-upload: the iframe and its request die with it.
-    await page.reload();
-    const stored = world.storedUploadBytes(videoId);
+    await closeMidUpload(() => page.reload());
+    const stored = await world.storedUploadBytes(videoId);
     expect(stored, 'the service kept the bytes that arrived').toBeGreaterThan(0.2 * size);
     expect(stored!).toBeLessThan(size);
 
@@ -148,7 +336,7 @@ describe('resume after the host page is reloaded', () => {
     await openButton(page).click();
     const reopened = await uploadFrame(page);
     await reopened.getByText(/Choose the same file to continue/).waitFor();
-    const storedBeforeChoosing = world.storedUploadBytes(videoId)!;
+    const storedBeforeChoosing = (await world.storedUploadBytes(videoId))!;
     await chooseFile(reopened, bigVideo);
     await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
     await expectStoredIntact(videoId, bigVideo);
@@ -172,9 +360,9 @@ describe('resume state lives on the service', () => {
     await throttleUploads(context, popup, 1024 * 1024);
     await chooseFile(popup, bigVideo);
     await waitForProgress(popup, 25);
-    await popup.close();
+    await closeMidUpload(() => popup.close());
     await waitForEvents(first, (list) => list.length > 0);
-    const stored = world.storedUploadBytes(videoId)!;
+    const stored = (await world.storedUploadBytes(videoId))!;
     expect(stored).toBeGreaterThan(0.15 * size);
     expect(stored).toBeLessThan(size);
 
@@ -187,7 +375,7 @@ describe('resume state lives on the service', () => {
       await openButton(page).click();
       const frame = await uploadFrame(page);
       await frame.getByText(/Choose the same file to continue/).waitFor();
-      const storedBeforeChoosing = world.storedUploadBytes(videoId)!;
+      const storedBeforeChoosing = (await world.storedUploadBytes(videoId))!;
       expect(storedBeforeChoosing).toBeGreaterThanOrEqual(stored);
       await chooseFile(frame, bigVideo);
       await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));

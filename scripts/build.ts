@@ -1,36 +1,37 @@
 /**
  * `npm run build`: every browser file the service serves and the npm module (configurations in
- * vite.config.ts), then the npm module's type declarations in dist/npm/types.
+ * vite.config.ts), then the service itself as JavaScript in dist/server (what `npm start` runs
+ * with plain node), and brotli and gzip copies of the files browsers load. The publishable package, with its declarations, is `npm run pack:widget`
+ * (scripts/packWidget.ts).
  */
-import { rm } from 'node:fs/promises';
+import { cp, rm } from 'node:fs/promises';
+import { build as bundle } from 'esbuild';
 import { resolve } from 'node:path';
-import ts from 'typescript';
 import { build } from 'vite';
 import { dist, loaderScripts, npmModule, uploaderPage } from '../vite.config';
+import { precompress } from './precompress';
 
 const root = resolve(import.meta.dirname, '..');
 
-/** Declarations for the npm module, from the same sources the bundle came from. */
-function emitDeclarations(): void {
-  const program = ts.createProgram([resolve(root, 'src/widget/index.ts')], {
-    declaration: true,
-    emitDeclarationOnly: true,
-    outDir: resolve(dist, 'npm/types'),
-    rootDir: resolve(root, 'src'),
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-    types: [],
-    strict: true,
-    skipLibCheck: true,
-    isolatedModules: true,
+/**
+ * The service and the demo, each one ES module with every package left to node_modules: the
+ * sources import without file extensions (moduleResolution Bundler), which node alone cannot run.
+ * Both sit in dist/server so files found from their own location (assets/error.js) are where the
+ * sources expect them.
+ */
+async function bundleService(): Promise<void> {
+  await bundle({
+    entryPoints: { main: resolve(root, 'src/server/main.ts'), demo: resolve(root, 'demo/server.ts') },
+    outdir: resolve(dist, 'server'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    logLevel: 'warning',
   });
-  const result = program.emit();
-  const problems = [...ts.getPreEmitDiagnostics(program), ...result.diagnostics];
-  if (problems.length > 0) {
-    throw new Error(ts.formatDiagnostics(problems, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
-  }
+  await cp(resolve(root, 'src/server/widget/assets'), resolve(dist, 'server/assets'), { recursive: true });
 }
 
 await rm(dist, { recursive: true, force: true });
@@ -38,5 +39,6 @@ await rm(dist, { recursive: true, force: true });
 for (const config of [...loaderScripts, uploaderPage, npmModule]) {
   await build(config);
 }
-emitDeclarations();
-console.log('built dist/Scripts/UploadWidget, dist/upload, dist/npm');
+await bundleService();
+for (const dir of ['Scripts/UploadWidget', 'upload', 'server/assets']) await precompress(resolve(dist, dir));
+console.log('built dist/Scripts/UploadWidget, dist/upload, dist/npm, dist/server');

@@ -2,9 +2,10 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../src/server/auth/token';
-import { ERRORS, type ErrorName } from '../src/server/errors';
+import { ERRORS, MAX_DETAIL_CHARS, type ErrorName } from '../src/server/errors';
 import { MAX_FORM_BYTES } from '../src/server/http/params';
 import { createLogger } from '../src/server/log';
+import { refuseVideoInserts } from './support/database';
 import { TEST_APPS, startTestService, type ApiReply, type TestService } from './support/service';
 
 /**
@@ -39,11 +40,11 @@ const register = (form: Record<string, string>) => service.post({ VideoTitle: 't
 
 describe('every error code over HTTP, with no row written', () => {
   let before: number;
-  beforeAll(() => {
-    before = service.videoCount();
+  beforeAll(async () => {
+    before = await service.videoCount();
   });
-  afterAll(() => {
-    expect(service.videoCount()).toBe(before);
+  afterAll(async () => {
+    expect(await service.videoCount()).toBe(before);
   });
 
   it('101 Missing Parameter names the parameter, spelt as the spec writes it', async () => {
@@ -95,6 +96,11 @@ describe('every error code over HTTP, with no row written', () => {
   it('105 Video Not Exist for an unknown id and for another app’s video', async () => {
     expectError(await service.get('/Api/Video/Get', { ...service.auth(), Id: 'no-such-video' }), 'UNKNOWN_VIDEO', 'no-such-video');
     expectError(await service.get('/Api/Video/Get', { ...service.auth('app-a'), Id: alien }), 'UNKNOWN_VIDEO', alien);
+  });
+
+  it('echoes at most MAX_DETAIL_CHARS of what the client sent', async () => {
+    const id = 'x'.repeat(15_000);
+    expectError(await service.get('/Api/Video/Get', { ...service.auth(), Id: id }), 'UNKNOWN_VIDEO', `${id.slice(0, MAX_DETAIL_CHARS)}…`);
   });
 
   it('106 Invalid Parameter for bad values, a conflicting duplicate, a wrong body type, a bad Timestamp', async () => {
@@ -209,9 +215,10 @@ describe('500 Internal Error', () => {
   it('is a JSON reply without a stack trace when stored data is corrupt, logged without the secret', async () => {
     const logged = logLines.length;
     // A real fault, not test-only code: a row whose CreateDate no calendar can show.
-    service.context.db
-      .prepare(`INSERT INTO videos (id, app_id, title, source_get_type, status, created_at, updated_at) VALUES ('corrupt', 'app-a', 't', 1, 8, 9e15, 0)`)
-      .run();
+    await service.db
+      .insertInto('videos')
+      .values({ id: 'corrupt', app_id: 'app-a', title: 't', source_get_type: 1, status: 8, created_at: 9e15, updated_at: 0 })
+      .execute();
     const auth = service.auth();
     expectError(await service.get('/Api/Video/Get', { ...auth, Id: 'corrupt' }), 'INTERNAL');
     const lines = logLines.slice(logged);
@@ -221,15 +228,14 @@ describe('500 Internal Error', () => {
   });
 
   it('leaves no row behind when storing a registration fails', async () => {
-    const before = service.videoCount();
-    // Storage refusing writes (a full disk, say), as SQLite reports it.
-    service.context.db.exec(`CREATE TRIGGER refuse_videos BEFORE INSERT ON videos BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
+    const before = await service.videoCount();
+    const lift = await refuseVideoInserts(service.db, service.context.stores.dialect, 'disk full');
     try {
       expectError(await service.post({ ...service.auth(), VideoTitle: 't', SourceFileGetType: '2', SourceFilePath: 'http://127.0.0.1:9/a.mp4' }), 'INTERNAL');
     } finally {
-      service.context.db.exec('DROP TRIGGER refuse_videos');
+      await lift();
     }
-    expect(service.videoCount()).toBe(before);
+    expect(await service.videoCount()).toBe(before);
     expect((await service.post({ ...service.auth(), VideoTitle: 't', SourceFileGetType: '1' })).status).toBe(200);
   });
 });

@@ -67,10 +67,14 @@ describe('GET /Api/Video/Get', () => {
   it('shows play files, media addresses and the picture of a processed video', async () => {
     const id = await register();
     // What the processing part leaves behind for a finished video.
-    service.context.db.prepare(`UPDATE videos SET status = 1, duration = 12.5, source_file = 'source.mp4', poster_file = 'poster.jpg' WHERE id = ?`).run(id);
-    const addFile = service.context.db.prepare('INSERT INTO play_files (video_id, file, bitrate, label, height) VALUES (?, ?, ?, ?, ?)');
-    addFile.run(id, '360p.mp4', 800, '360p', 360);
-    addFile.run(id, '720p.mp4', 2500, '720p', 720);
+    await service.db.updateTable('videos').set({ status: 1, duration: 12.5, source_file: 'source.mp4', poster_file: 'poster.jpg' }).where('id', '=', id).execute();
+    await service.db
+      .insertInto('play_files')
+      .values([
+        { video_id: id, file: '360p.mp4', bitrate: 800, label: '360p', height: 360 },
+        { video_id: id, file: '720p.mp4', bitrate: 2500, label: '720p', height: 720 },
+      ])
+      .execute();
     const body = (await service.get('/Api/Video/Get', { ...service.auth(), Id: id })).body;
     const media = `${service.context.config.publicUrl}/Media/${id}`;
     expect(body.Video).toMatchObject({ Status: 1, Duration: 12.5, PicSavePath: `${media}/poster.jpg` });

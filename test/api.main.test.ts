@@ -1,11 +1,14 @@
-import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { signToken } from '../src/server/auth/token';
+import { PROJECT_VERSION } from '../src/server/project';
+import { startServiceProcess as run } from './support/serviceProcess';
 
-/** `npm start` minus the browser build: the real entry point in its own process. */
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -17,49 +20,6 @@ function tempDir(): string {
   return dir;
 }
 
-interface Started {
-  lines: string[];
-  exit: Promise<number | null>;
-  stop(): void;
-  /** Resolves with the first log line that matches. */
-  waitFor(pattern: RegExp): Promise<string>;
-}
-
-function run(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
-  let buffered = '';
-  const onData = (chunk: Buffer) => {
-    buffered += chunk.toString('utf8');
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      lines.push(line);
-      for (const waiter of waiters.filter((w) => w.pattern.test(line))) waiter.resolve(line);
-    }
-  };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    lines,
-    exit,
-    stop: () => child.kill('SIGTERM'),
-    waitFor: (pattern) =>
-      new Promise((resolve, reject) => {
-        const seen = lines.find((line) => pattern.test(line));
-        if (seen) return resolve(seen);
-        waiters.push({ pattern, resolve });
-        exit.then((code) => reject(new Error(`exited with ${code} before ${pattern}:\n${lines.join('\n')}`)));
-      }),
-  };
-}
-
 describe('the service entry point', () => {
   it('starts on its defaults with a demo app, answers signed calls, and stops on SIGTERM', async () => {
     const dataDir = tempDir();
@@ -68,8 +28,10 @@ describe('the service entry point', () => {
       const notice = JSON.parse(await service.waitFor(/no APPS_FILE set/));
       expect(notice.appsFile).toBe(join(dataDir, 'demo-app.json'));
       expect(statSync(notice.appsFile).mode & 0o777).toBe(0o600);
-      const { address, publicUrl } = JSON.parse(await service.waitFor(/service listening/));
+      const listening = JSON.parse(await service.waitFor(/service listening/));
+      const { address, publicUrl } = listening;
       expect(publicUrl).toBe(address.replace('127.0.0.1', 'localhost'));
+      expect(listening).toMatchObject({ level: 'info', version: PROJECT_VERSION, dataDir });
 
       const [demo] = JSON.parse(readFileSync(notice.appsFile, 'utf8'));
       expect(demo.appId).toBe('demo');
@@ -95,6 +57,40 @@ describe('the service entry point', () => {
     expect(await service.exit).toBe(1);
     expect(service.lines).toHaveLength(1);
     expect(JSON.parse(service.lines[0]!)).toMatchObject({ level: 'error', message: expect.stringContaining(message) });
+  });
+
+  it('refuses a DATA_DIR it cannot write to, a missing ffmpeg and a port in use, naming the setting', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a-file'), '');
+    const blocker = createServer();
+    await new Promise<void>((listening) => blocker.listen(0, '127.0.0.1', listening));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      for (const [env, message] of [
+        [{ DATA_DIR: join(dir, 'a-file', 'data') }, `DATA_DIR ${join(dir, 'a-file', 'data')} is not writable (ENOTDIR)`],
+        [{ DATA_DIR: dir, FFMPEG_PATH: '/nonexistent/ffmpeg' }, 'FFMPEG_PATH "/nonexistent/ffmpeg" cannot be run (not found)'],
+        [{ DATA_DIR: dir, PORT: String(port) }, 'PORT is already in use'],
+      ] as const) {
+        const service = run({ PORT: '0', ...env });
+        expect(await service.exit).toBe(1);
+        const errors = service.lines.filter((line) => JSON.parse(line).level === 'error');
+        expect(errors).toHaveLength(1);
+        expect(JSON.parse(errors[0]!).message).toContain(message);
+      }
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('refuses a database written by a newer version, in one line', async () => {
+    const dir = tempDir();
+    const db = new Database(join(dir, 'service.sqlite'));
+    db.pragma('user_version = 999');
+    db.close();
+    const service = run({ PORT: '0', DATA_DIR: dir });
+    expect(await service.exit).toBe(1);
+    const errors = service.lines.filter((line) => JSON.parse(line).level === 'error');
+    expect(errors.map((line) => JSON.parse(line).message)).toEqual([expect.stringMatching(/^DATA_DIR holds a database of schema version 999, newer than this service \(\d+\)/)]);
   });
 
   it('refuses an APPS_FILE with a misspelt key, without printing its secret', async () => {

@@ -18,14 +18,14 @@ async function read(id: string) {
 
 describe('POST /Api/Video/Post', () => {
   it('replies exactly {AuthMsg, VideoId} with a GUID-style id, and stores one row', async () => {
-    const before = service.videoCount();
+    const before = await service.videoCount();
     const reply = await service.post({ ...service.auth(), VideoTitle: 'hello', SourceFileGetType: '1' });
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(Object.keys(reply.body)).toEqual(['AuthMsg', 'VideoId']);
     expect(reply.body.AuthMsg).toEqual({ ResultCode: '1', ResultMessage: 'OK' });
     expect(reply.body.VideoId).toMatch(GUID);
-    expect(service.videoCount()).toBe(before + 1);
+    expect(await service.videoCount()).toBe(before + 1);
   });
 
   it('takes AppId, Timestamp and Token from the query, the body, or split between them', async () => {
@@ -52,10 +52,10 @@ describe('POST /Api/Video/Post', () => {
   it('registers type 1 in status 8 with no SourceFilePath kept, type 2 in status 2', async () => {
     const one = await service.post({ ...service.auth(), VideoTitle: 'one', SourceFileGetType: '1', SourceFilePath: 'http://127.0.0.1:9/a.mp4' });
     expect((await read(one.body.VideoId)).Status).toBe(8);
-    expect(service.context.videos.get(one.body.VideoId)!.source_path).toBe('');
+    expect((await service.context.stores.videos.get(one.body.VideoId))!.sourcePath).toBe('');
     const two = await service.post({ ...service.auth(), VideoTitle: 'two', SourceFileGetType: '2', SourceFilePath: 'http://127.0.0.1:9/a.mp4' });
     expect(two.body.AuthMsg.ResultCode).toBe('1');
-    expect(service.context.videos.get(two.body.VideoId)!.source_path).toBe('http://127.0.0.1:9/a.mp4');
+    expect((await service.context.stores.videos.get(two.body.VideoId))!.sourcePath).toBe('http://127.0.0.1:9/a.mp4');
   });
 
   it('stores every field, cutting over-long Chinese and emoji text by code points without error', async () => {
@@ -77,7 +77,7 @@ describe('POST /Api/Video/Post', () => {
     expect(video.Tags).toBe('风景,旅行,美食,音乐,电影');
     expect(video.Actors).toBe('演员'.repeat(25));
     expect(video.CreateUser).toBe('用户'.repeat(25));
-    expect(Array.from(service.context.videos.get(reply.body.VideoId)!.source_path)).toHaveLength(200);
+    expect(Array.from((await service.context.stores.videos.get(reply.body.VideoId))!.sourcePath)).toHaveLength(200);
   });
 
   it('keeps text at exactly the limits unchanged', async () => {

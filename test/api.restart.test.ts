@@ -24,7 +24,7 @@ describe('state across a restart on the same DATA_DIR', () => {
         expect(list.VideoList.map((video: { Id: string }) => video.Id)).toEqual([ids[1], ids[0]]);
         // The schema is not created twice and new registrations still work.
         expect((await second.post({ ...second.auth(), VideoTitle: 'third', SourceFileGetType: '1' })).body.AuthMsg.ResultCode).toBe('1');
-        expect(second.videoCount()).toBe(3);
+        expect(await second.videoCount()).toBe(3);
       } finally {
         await second.stop();
       }

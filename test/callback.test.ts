@@ -8,8 +8,8 @@ import { tokenMatches } from '../src/server/auth/token';
 import type { ServiceConfig } from '../src/server/config';
 import { createLogger } from '../src/server/log';
 import { markProcessed } from '../src/server/processing/pipeline';
-import { openDatabase } from '../src/server/storage/db';
 import { VideoStatus } from '../src/server/storage/videos';
+import { openTestDatabase } from './support/database';
 import { startTestService, type TestService } from './support/service';
 import { newVideo } from './support/videos';
 
@@ -108,11 +108,11 @@ async function start(callbackPort: number | undefined, config: Partial<ServiceCo
 }
 
 /** A video that reached the end of processing; `markProcessed` queues its callback. */
-function finish(service: TestService, to: 1 | 4 | 7 = VideoStatus.Normal): string {
+async function finish(service: TestService, to: 1 | 4 | 7 = VideoStatus.Normal): Promise<string> {
   const video = newVideo({ status: VideoStatus.Transcoding });
   const id = video.id;
-  service.context.videos.insert(video);
-  expect(markProcessed(service.context, id, [VideoStatus.Transcoding], to, to === 1 ? '' : 'test failure')).toBe(true);
+  await service.context.stores.videos.insert(video);
+  expect((await markProcessed(service.context, id, [VideoStatus.Transcoding], to, to === 1 ? '' : 'test failure'))).toBe(true);
   return id;
 }
 
@@ -123,11 +123,11 @@ interface CallbackRow {
   next_attempt_at: number;
 }
 
-function row(service: TestService, videoId: string): CallbackRow {
-  return service.context.db.prepare('SELECT * FROM callbacks WHERE video_id = ?').get(videoId) as CallbackRow;
+async function row(service: TestService, videoId: string): Promise<CallbackRow> {
+  return service.db.selectFrom('callbacks').select(['state', 'attempts', 'last_error', 'next_attempt_at']).where('video_id', '=', videoId).executeTakeFirstOrThrow();
 }
 
-const waitFor = <T>(check: () => T) => vi.waitFor(check, { timeout: 15_000, interval: 20 });
+const waitFor = <T>(check: () => T | Promise<T>) => vi.waitFor(check, { timeout: 15_000, interval: 20 });
 
 function fieldsOf(received: Received): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(received.body.toString('utf8')));
@@ -152,9 +152,9 @@ describe('status callback', () => {
     cleanups.push(receiver.close);
     const { service, logs } = await start(receiver.port);
     const before = Math.floor(Date.now() / 1000);
-    const id = finish(service, VideoStatus.Normal);
+    const id = await finish(service, VideoStatus.Normal);
 
-    await waitFor(() => expect(row(service, id).state).toBe('delivered'));
+    await waitFor(async () => expect((await row(service, id)).state).toBe('delivered'));
     expect(receiver.received).toHaveLength(1);
     const [request] = receiver.received as [Received];
     expect(request.path).toBe('/video-status?from=ovu');
@@ -166,17 +166,53 @@ describe('status callback', () => {
     expect(tokenMatches(fields.Token!, fields.Timestamp!, SECRET)).toBe(true);
     expect(signatureValid(request, SECRET)).toBe(true);
     expect(signatureValid(request, 'some-other-secret-0123456789')).toBe(false);
-    expect(row(service, id)).toMatchObject({ attempts: 1, last_error: '' });
+    expect(await row(service, id)).toMatchObject({ attempts: 1, last_error: '' });
     expect(logs).toContainEqual(expect.objectContaining({ level: 'info', message: 'callback delivered', videoId: id, attempt: 1 }));
     expectNoSecrets(logs, [fields.Token!]);
+  });
+
+  it('claims a callback only once its step has committed: a rolled-back step sends nothing', async () => {
+    const receiver = await startReceiver();
+    cleanups.push(receiver.close);
+    const { service } = await start(receiver.port);
+    const video = newVideo({ status: VideoStatus.Transcoding });
+    await service.context.stores.videos.insert(video);
+    const step = service.context.stores.transaction(async (tx) => {
+      expect(await markProcessed(service.context, video.id, [VideoStatus.Transcoding], VideoStatus.Normal, '', tx)).toBe(true);
+      throw new Error('a later write of the same step failed');
+    });
+    await expect(step).rejects.toThrow('a later write of the same step failed');
+
+    const committed = await finish(service);
+    await waitFor(async () => expect((await row(service, committed)).state).toBe('delivered'));
+    expect(receiver.received.map((r) => fieldsOf(r).VideoId)).toEqual([committed]);
+    expect((await service.context.stores.videos.get(video.id))!.status).toBe(VideoStatus.Transcoding);
+  });
+
+  it('gives up, with its reason and a log line, a callback to a loopback address while PUBLIC_URL is public', async () => {
+    const receiver = await startReceiver();
+    cleanups.push(receiver.close);
+    const logs: Record<string, unknown>[] = [];
+    // PUBLIC_URL is only a name here: the service never contacts it.
+    const service = await startTestService({
+      apps: [{ appId: 'app-a', appSecret: SECRET, callbackUrl: `http://localhost:${receiver.port}/video-status` }],
+      env: { PUBLIC_URL: 'https://video.example.com' },
+      log: createLogger((line) => logs.push(JSON.parse(line))),
+    });
+    cleanups.push(() => service.stop(true));
+    const id = await finish(service);
+    await waitFor(async () => expect((await row(service, id)).state).toBe('gave_up'));
+    expect((await row(service, id)).last_error).toMatch(/loopback address; CALLBACK_URL_ALLOW_PRIVATE=1 allows it/);
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'error', message: 'callback refused by the address policy', videoId: id }));
+    expect(receiver.received).toEqual([]);
   });
 
   it('reports failed processing (7 and 4) the same way', async () => {
     const receiver = await startReceiver();
     cleanups.push(receiver.close);
     const { service } = await start(receiver.port);
-    const failed = finish(service, VideoStatus.TranscodingFailed);
-    const notDownloaded = finish(service, VideoStatus.DownloadFailed);
+    const failed = await finish(service, VideoStatus.TranscodingFailed);
+    const notDownloaded = await finish(service, VideoStatus.DownloadFailed);
     await waitFor(() => expect(receiver.received).toHaveLength(2));
     const statuses = Object.fromEntries(receiver.received.map((r) => [fieldsOf(r).VideoId, fieldsOf(r).VideoStatus]));
     expect(statuses).toEqual({ [failed]: '7', [notDownloaded]: '4' });
@@ -185,17 +221,17 @@ describe('status callback', () => {
   it('retries a receiver that is down, and delivers once it is up', async () => {
     const port = await closedPort();
     const { service, logs } = await start(port);
-    const id = finish(service);
+    const id = await finish(service);
     // An attempt is counted when it starts; its log line comes when it has failed.
     await waitFor(() => expect(logs).toContainEqual(expect.objectContaining({ message: 'callback attempt failed', attempt: 2, retryInMs: 300 })));
     expect(logs).toContainEqual(
       expect.objectContaining({ level: 'warn', message: 'callback attempt failed', videoId: id, attempt: 1, error: 'ECONNREFUSED', retryInMs: 100 }),
     );
-    expect(row(service, id)).toMatchObject({ state: 'pending', last_error: 'ECONNREFUSED' });
+    expect(await row(service, id)).toMatchObject({ state: 'pending', last_error: 'ECONNREFUSED' });
 
     const receiver = await startReceiver(() => 200, port);
     cleanups.push(receiver.close);
-    await waitFor(() => expect(row(service, id).state).toBe('delivered'));
+    await waitFor(async () => expect((await row(service, id)).state).toBe('delivered'));
     expect(receiver.received.map((r) => fieldsOf(r).VideoId)).toEqual([id]);
   });
 
@@ -203,9 +239,9 @@ describe('status callback', () => {
     const receiver = await startReceiver((index) => [500, 302][index] ?? 204);
     cleanups.push(receiver.close);
     const { service, logs } = await start(receiver.port);
-    const id = finish(service);
-    await waitFor(() => expect(row(service, id).state).toBe('delivered'));
-    expect(row(service, id).attempts).toBe(3);
+    const id = await finish(service);
+    await waitFor(async () => expect((await row(service, id)).state).toBe('delivered'));
+    expect((await row(service, id)).attempts).toBe(3);
     expect(receiver.received.map((r) => r.path)).toEqual(Array(3).fill('/video-status?from=ovu'));
     const errors = logs.filter((line) => line.message === 'callback attempt failed').map((line) => line.error);
     expect(errors).toEqual(['HTTP 500', 'HTTP 302']);
@@ -218,8 +254,8 @@ describe('status callback', () => {
     const receiver = await startReceiver((index) => (index === 0 ? 'hang' : 200));
     cleanups.push(receiver.close);
     const { service, logs } = await start(receiver.port, { callbackTimeoutMs: 300 });
-    const id = finish(service);
-    await waitFor(() => expect(row(service, id).state).toBe('delivered'));
+    const id = await finish(service);
+    await waitFor(async () => expect((await row(service, id)).state).toBe('delivered'));
     expect(logs).toContainEqual(expect.objectContaining({ message: 'callback attempt failed', attempt: 1, error: 'no reply within 300 ms' }));
   });
 
@@ -227,9 +263,9 @@ describe('status callback', () => {
     const receiver = await startReceiver(() => 503);
     cleanups.push(receiver.close);
     const { service, logs } = await start(receiver.port, { callbackMaxAttempts: 3, callbackRetryBaseMs: 20 });
-    const id = finish(service);
-    await waitFor(() => expect(row(service, id).state).toBe('gave_up'));
-    expect(row(service, id)).toMatchObject({ attempts: 3, last_error: 'HTTP 503' });
+    const id = await finish(service);
+    await waitFor(async () => expect((await row(service, id)).state).toBe('gave_up'));
+    expect(await row(service, id)).toMatchObject({ attempts: 3, last_error: 'HTTP 503' });
     expect(receiver.received).toHaveLength(3);
     expect(logs).toContainEqual(
       expect.objectContaining({ level: 'error', message: 'callback given up', videoId: id, appId: 'app-a', attempts: 3, error: 'HTTP 503' }),
@@ -238,9 +274,9 @@ describe('status callback', () => {
 
   it('records an app without a callbackUrl as given up at once, sending nothing', async () => {
     const { service, logs } = await start(undefined);
-    const id = finish(service);
-    await waitFor(() => expect(row(service, id).state).toBe('gave_up'));
-    expect(row(service, id)).toMatchObject({ attempts: 0, last_error: 'no callbackUrl' });
+    const id = await finish(service);
+    await waitFor(async () => expect((await row(service, id)).state).toBe('gave_up'));
+    expect(await row(service, id)).toMatchObject({ attempts: 0, last_error: 'no callbackUrl' });
     expect(logs).toContainEqual(expect.objectContaining({ level: 'info', message: 'callback not sent: no callbackUrl', videoId: id }));
   });
 
@@ -248,12 +284,12 @@ describe('status callback', () => {
     const receiver = await startReceiver(() => 'hang');
     cleanups.push(receiver.close);
     const { service } = await start(receiver.port, { callbackConcurrency: 2, callbackTimeoutMs: 400, callbackRetryBaseMs: 60_000 });
-    const ids = Array.from({ length: 5 }, () => finish(service));
+    const ids = await Promise.all(Array.from({ length: 5 }, () => finish(service)));
     // Every request hangs until its time limit; all five must still get their one attempt.
     await waitFor(() => expect(receiver.received).toHaveLength(5));
     expect(receiver.maxConcurrent).toBe(2);
     expect(receiver.received.map((r) => fieldsOf(r).VideoId).sort()).toEqual([...ids].sort());
-    expect(ids.map((id) => row(service, id).attempts)).toEqual([1, 1, 1, 1, 1]);
+    expect(await Promise.all(ids.map(async (id) => (await row(service, id)).attempts))).toEqual([1, 1, 1, 1, 1]);
   });
 });
 
@@ -261,8 +297,8 @@ describe('status callback across a restart', () => {
   it('delivers a pending callback after the service restarts on the same DATA_DIR', async () => {
     const port = await closedPort();
     const first = await start(port);
-    const id = finish(first.service);
-    await waitFor(() => expect(row(first.service, id).attempts).toBeGreaterThanOrEqual(1));
+    const id = await finish(first.service);
+    await waitFor(async () => expect((await row(first.service, id)).attempts).toBeGreaterThanOrEqual(1));
     const dataDir = first.service.dataDir;
     await first.service.stop(false);
 
@@ -270,7 +306,7 @@ describe('status callback across a restart', () => {
     cleanups.push(receiver.close);
     // Nothing new is queued after the restart: the pending row alone must bring the delivery.
     const second = await start(port, {}, dataDir);
-    await waitFor(() => expect(row(second.service, id).state).toBe('delivered'));
+    await waitFor(async () => expect((await row(second.service, id)).state).toBe('delivered'));
     expect(receiver.received.map((r) => fieldsOf(r))).toEqual([expect.objectContaining({ VideoId: id, VideoStatus: '1' })]);
   });
 
@@ -278,13 +314,13 @@ describe('status callback across a restart', () => {
     const receiver = await startReceiver(() => 'hang');
     cleanups.push(receiver.close);
     const first = await start(receiver.port, { callbackTimeoutMs: 60_000 });
-    const id = finish(first.service);
+    const id = await finish(first.service);
     await waitFor(() => expect(receiver.received).toHaveLength(1));
     const dataDir = first.service.dataDir;
     await first.service.stop(false);
-    const db = openDatabase(dataDir);
-    const stored = db.prepare('SELECT * FROM callbacks WHERE video_id = ?').get(id) as CallbackRow;
-    db.close();
+    const database = await openTestDatabase(dataDir);
+    const stored = await database.db.selectFrom('callbacks').select(['state', 'attempts', 'next_attempt_at']).where('video_id', '=', id).executeTakeFirstOrThrow();
+    await database.close();
     // Due again at once and with no attempt spent, so the next start sends it straight away.
     expect(stored).toMatchObject({ state: 'pending', attempts: 0 });
     expect(stored.next_attempt_at).toBeLessThanOrEqual(Date.now());

@@ -72,7 +72,7 @@ describe('SourceFileGetType 2 through the service', () => {
     await vi.waitFor(() => expect(callbacks.find((c) => c.VideoId === id)).toBeDefined(), { timeout: 15_000 });
     expect(callbacks.find((c) => c.VideoId === id)).toMatchObject({ VideoStatus: '4', AppId: 'app-a' });
     expect(await status(strict, id)).toBe(4);
-    expect(strict.context.videos.get(id)!.status_reason).toMatch(/^private-address: /);
+    expect((await strict.context.stores.videos.get(id))!.statusReason).toMatch(/^private-address: /);
     expect(sourceRequests).toBe(0);
   });
 
@@ -80,7 +80,7 @@ describe('SourceFileGetType 2 through the service', () => {
     const id = await register(permissive, sourceUrl);
     await vi.waitFor(() => expect(callbacks.find((c) => c.VideoId === id)).toBeDefined(), { timeout: 15_000 });
     expect(callbacks.find((c) => c.VideoId === id)).toMatchObject({ VideoStatus: '4' });
-    expect(permissive.context.videos.get(id)!.status_reason).toBe('http-status: HTTP 404');
+    expect((await permissive.context.stores.videos.get(id))!.statusReason).toBe('http-status: HTTP 404');
     expect(sourceRequests).toBe(1);
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { publicAddressesOnly } from '../src/server/net/addressPolicy';
 import type { Resolver } from '../src/server/net/vettedHost';
 import { downloadSource, isDownloadError, type DownloadError, type DownloadOptions } from '../src/server/processing/download';
-import { VideoStatus, type VideoRow } from '../src/server/storage/videos';
+import { VideoStatus, type Video } from '../src/server/storage/videos';
 import { startTestService, type TestService } from './support/service';
 import { newVideo } from './support/videos';
 
@@ -85,13 +85,13 @@ beforeEach(() => {
   requestsBefore = source.requests.length;
 });
 
-function typeTwoVideo(service: TestService, sourcePath: string): VideoRow {
+async function typeTwoVideo(service: TestService, sourcePath: string): Promise<Video> {
   const video = newVideo({ title: 'downloaded', sourceGetType: 2, sourcePath, status: VideoStatus.WaitingForDownload });
-  service.context.videos.insert(video);
-  return service.context.videos.get(video.id)!;
+  await service.context.stores.videos.insert(video);
+  return (await service.context.stores.videos.get(video.id))!;
 }
 
-function mediaFiles(service: TestService, video: VideoRow): string[] {
+function mediaFiles(service: TestService, video: Video): string[] {
   const dir = join(service.dataDir, 'media', video.id);
   return existsSync(dir) ? readdirSync(dir) : [];
 }
@@ -101,8 +101,8 @@ async function failure(
   sourcePath: string,
   options: Partial<DownloadOptions> = {},
   signal = new AbortController().signal,
-): Promise<{ error: DownloadError; video: VideoRow }> {
-  const video = typeTwoVideo(service, sourcePath);
+): Promise<{ error: DownloadError; video: Video }> {
+  const video = await typeTwoVideo(service, sourcePath);
   const error = await downloadSource(service.context, video, signal, options).then(
     () => expect.unreachable(`${sourcePath} was downloaded`),
     (caught: unknown) => caught,
@@ -125,7 +125,7 @@ function tableResolver(table: Record<string, string[]>, calls: string[] = []): R
 
 describe('downloadSource: a reachable source', () => {
   it('stores the bytes exactly, named after the URL extension, with no temp file left', async () => {
-    const video = typeTwoVideo(permissive, `${source.origin}/clip.mp4`);
+    const video = await typeTwoVideo(permissive, `${source.origin}/clip.mp4`);
     const name = await downloadSource(permissive.context, video, new AbortController().signal);
     expect(name).toBe('source.mp4');
     expect(mediaFiles(permissive, video)).toEqual(['source.mp4']);
@@ -133,12 +133,12 @@ describe('downloadSource: a reachable source', () => {
   });
 
   it('takes the extension from the Content-Type when the URL has none', async () => {
-    const video = typeTwoVideo(permissive, `${source.origin}/get?id=9`);
+    const video = await typeTwoVideo(permissive, `${source.origin}/get?id=9`);
     expect(await downloadSource(permissive.context, video, new AbortController().signal)).toBe('source.webm');
   });
 
   it('follows exactly 5 redirects', async () => {
-    const video = typeTwoVideo(permissive, `${source.origin}/hops?left=5`);
+    const video = await typeTwoVideo(permissive, `${source.origin}/hops?left=5`);
     const name = await downloadSource(permissive.context, video, new AbortController().signal);
     expect(sha256(readFileSync(join(permissive.dataDir, 'media', video.id, name)))).toBe(sha256(clip));
     expect(source.requests.length - requestsBefore).toBe(6);
@@ -148,7 +148,7 @@ describe('downloadSource: a reachable source', () => {
     // `.test` never resolves in real DNS, so reaching the server proves the pinned address was used.
     const calls: string[] = [];
     const resolve = tableResolver({ 'media.example.test': ['127.0.0.1'] }, calls);
-    const video = typeTwoVideo(strict, `http://media.example.test:${source.port}/clip.mp4`);
+    const video = await typeTwoVideo(strict, `http://media.example.test:${source.port}/clip.mp4`);
     const name = await downloadSource(strict.context, video, new AbortController().signal, {
       resolve,
       addressPolicy: (address) => address === '127.0.0.1',
@@ -159,7 +159,7 @@ describe('downloadSource: a reachable source', () => {
   });
 
   it('removes a temp file left by a download the process did not finish', async () => {
-    const video = typeTwoVideo(permissive, `${source.origin}/clip.mp4`);
+    const video = await typeTwoVideo(permissive, `${source.origin}/clip.mp4`);
     const dir = join(permissive.dataDir, 'media', video.id);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, '.source-0123456789abcdef.part'), 'half');

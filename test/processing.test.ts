@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mediaDir } from '../src/server/media/paths';
+import type { GetVideoReply } from '../src/shared/apiReplies';
 import { PICTURE_SIZES } from '../src/server/processing/pictures';
 import { markSourceStored } from '../src/server/processing/pipeline';
-import type { VideoRow } from '../src/server/storage/videos';
+import type { Video } from '../src/server/storage/videos';
 import { makeTestVideo, pictureSize, probe } from './support/media';
 import { startTestService, type TestService } from './support/service';
+import { placeMedia } from './support/storage';
 
 let work: string;
 let hd: string; // 1280x720 with audio
@@ -41,26 +42,24 @@ async function register(target: TestService, fields: Record<string, string> = {}
 }
 
 /** What the upload does once the last byte is on disk: the source in the media folder, then the step 8 → 5. */
-function storeSource(target: TestService, videoId: string, file: string, needHandleSpecial = false, name = 'source.mp4'): void {
-  const dir = mediaDir(target.dataDir, videoId);
-  mkdirSync(dir, { recursive: true });
-  copyFileSync(file, join(dir, name));
-  expect(markSourceStored(target.context, videoId, name, { needHandleSpecial })).toBe(true);
+async function storeSource(target: TestService, videoId: string, file: string, needHandleSpecial = false, name = 'source.mp4'): Promise<void> {
+  await placeMedia(target, videoId, name, file);
+  expect((await markSourceStored(target.context, videoId, name, { needHandleSpecial }))).toBe(true);
 }
 
-async function waitForStatus(target: TestService, videoId: string, ends: readonly number[] = [1, 4, 7]): Promise<VideoRow> {
+async function waitForStatus(target: TestService, videoId: string, ends: readonly number[] = [1, 4, 7]): Promise<Video> {
   const deadline = Date.now() + 90_000;
   for (;;) {
-    const video = target.context.videos.get(videoId)!;
+    const video = (await target.context.stores.videos.get(videoId))!;
     if (ends.includes(video.status)) return video;
     if (Date.now() > deadline) throw new Error(`video ${videoId} still in status ${video.status}`);
     await new Promise((wake) => setTimeout(wake, 50));
   }
 }
 
-async function getVideo(target: TestService, videoId: string) {
+async function getVideo(target: TestService, videoId: string): Promise<GetVideoReply> {
   const query = new URLSearchParams({ ...target.auth(), Id: videoId });
-  return (await fetch(`${target.address}/Api/Video/Get?${query}`)).json();
+  return (await fetch(`${target.address}/Api/Video/Get?${query}`)).json() as Promise<GetVideoReply>;
 }
 
 async function bytesOf(url: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: Buffer }> {
@@ -70,23 +69,23 @@ async function bytesOf(url: string, init?: RequestInit): Promise<{ status: numbe
 
 describe('type 1: a stored source is transcoded to status 1', () => {
   let videoId: string;
-  let reply: any;
+  let reply: GetVideoReply;
   beforeAll(async () => {
     videoId = await register(service);
-    storeSource(service, videoId, hd);
+    await storeSource(service, videoId, hd);
     await waitForStatus(service, videoId);
     reply = await getVideo(service, videoId);
   }, 120_000);
 
   it('ends in status 1 with three renditions of 720p and below, best first', async () => {
     expect(reply.Video.Status).toBe(1);
-    expect(reply.VideoPlayFile.map((file: any) => [file.BitrateLabel, file.Bitrate])).toEqual([
+    expect(reply.VideoPlayFile.map((file) => [file.BitrateLabel, file.Bitrate])).toEqual([
       ['720P', 2500],
       ['480P', 1000],
       ['360P', 600],
     ]);
     for (const [index, height] of [720, 480, 360].entries()) {
-      const played = await probe(reply.VideoPlayFile[index].VideoURL);
+      const played = await probe(reply.VideoPlayFile[index]!.VideoURL);
       const video = played.streams.find((stream) => stream.codec_type === 'video')!;
       expect({ codec: video.codec_name, height: video.height, width: video.width }).toEqual({
         codec: 'h264',
@@ -103,15 +102,15 @@ describe('type 1: a stored source is transcoded to status 1', () => {
   });
 
   it('publishes the best file as PlayURL, the lightest as MobilePlayURL and the untouched source as DownloadURL', async () => {
-    expect(reply.MediaSever.PlayURL).toBe(reply.VideoPlayFile[0].VideoURL);
-    expect(reply.MediaSever.MobilePlayURL).toBe(reply.VideoPlayFile[2].VideoURL);
+    expect(reply.MediaSever.PlayURL).toBe(reply.VideoPlayFile[0]!.VideoURL);
+    expect(reply.MediaSever.MobilePlayURL).toBe(reply.VideoPlayFile[2]!.VideoURL);
     const download = await bytesOf(reply.MediaSever.DownloadURL);
     expect(download.status).toBe(200);
     expect(download.body.equals(readFileSync(hd))).toBe(true);
   });
 
   it('serves the play files as video/mp4 with byte ranges', async () => {
-    const url = reply.VideoPlayFile[0].VideoURL as string;
+    const url = reply.VideoPlayFile[0]!.VideoURL;
     const whole = await bytesOf(url);
     expect(whole.status).toBe(200);
     expect(whole.headers.get('content-type')).toBe('video/mp4');
@@ -159,7 +158,8 @@ describe('type 1: a stored source is transcoded to status 1', () => {
   });
 
   it('never serves a file outside the video folder, nor one it did not publish', async () => {
-    writeFileSync(join(mediaDir(service.dataDir, videoId), 'extra.mp4'), 'not published');
+    writeFileSync(join(work, 'extra.mp4'), 'not published');
+    await placeMedia(service, videoId, 'extra.mp4', join(work, 'extra.mp4'));
     const base = `${service.address}/Media/${videoId}`;
     const attempts = [
       `${base}/..%2f..%2fservice.sqlite`,
@@ -201,25 +201,25 @@ function rawGetStatus(address: string, path: string): Promise<number> {
 describe('other sources', () => {
   it('a 360p video without audio gets 360p and 240p renditions without audio', async () => {
     const videoId = await register(service);
-    storeSource(service, videoId, small);
+    await storeSource(service, videoId, small);
     await waitForStatus(service, videoId);
     const reply = await getVideo(service, videoId);
     expect(reply.Video.Status).toBe(1);
-    expect(reply.VideoPlayFile.map((file: any) => file.BitrateLabel)).toEqual(['360P', '240P']);
-    const played = await probe(reply.VideoPlayFile[1].VideoURL);
+    expect(reply.VideoPlayFile.map((file) => file.BitrateLabel)).toEqual(['360P', '240P']);
+    const played = await probe(reply.VideoPlayFile[1]!.VideoURL);
     expect(played.streams.map((stream) => [stream.codec_type, stream.height])).toEqual([['video', 240]]);
   });
 
   it('needHandleSepcial: the source, byte for byte, is the one play file', async () => {
     const videoId = await register(service);
-    storeSource(service, videoId, small, true);
+    await storeSource(service, videoId, small, true);
     await waitForStatus(service, videoId);
     const reply = await getVideo(service, videoId);
     expect(reply.Video.Status).toBe(1);
     expect(reply.VideoPlayFile).toHaveLength(1);
-    expect(reply.VideoPlayFile[0].BitrateLabel).toBe('Original');
-    expect(reply.VideoPlayFile[0].Bitrate).toBeGreaterThan(0);
-    const played = await bytesOf(reply.VideoPlayFile[0].VideoURL);
+    expect(reply.VideoPlayFile[0]!.BitrateLabel).toBe('Original');
+    expect(reply.VideoPlayFile[0]!.Bitrate).toBeGreaterThan(0);
+    const played = await bytesOf(reply.VideoPlayFile[0]!.VideoURL);
     expect(played.body.equals(readFileSync(small))).toBe(true);
     expect(await pictureSize(`${reply.Video.PicSavePath}?t=7`)).toEqual({ width: 420, height: 240, codec: 'mjpeg' });
   });
@@ -228,25 +228,23 @@ describe('other sources', () => {
     const corrupt = join(work, 'corrupt.mp4');
     writeFileSync(corrupt, randomBytes(64 * 1024));
     const broken = await register(service);
-    storeSource(service, broken, corrupt);
+    await storeSource(service, broken, corrupt);
     const failed = await waitForStatus(service, broken);
     expect(failed.status).toBe(7);
-    expect(failed.status_reason).not.toBe('');
-    const callbacks = service.context.db.prepare('SELECT video_status FROM callbacks WHERE video_id = ?').all(broken);
+    expect(failed.statusReason).not.toBe('');
+    const callbacks = await service.db.selectFrom('callbacks').select('video_status').where('video_id', '=', broken).execute();
     expect(callbacks).toEqual([{ video_status: 7 }]);
     expect((await getVideo(service, broken)).VideoPlayFile).toEqual([]);
 
     const next = await register(service);
-    storeSource(service, next, small);
+    await storeSource(service, next, small);
     expect((await waitForStatus(service, next)).status).toBe(1);
   });
 
   it('serves nothing of a video that is not in status 1', async () => {
     const videoId = await register(service);
-    const dir = mediaDir(service.dataDir, videoId);
-    mkdirSync(dir, { recursive: true });
-    copyFileSync(small, join(dir, 'source.mp4'));
-    service.context.db.prepare(`UPDATE videos SET source_file = 'source.mp4' WHERE id = ?`).run(videoId);
+    await placeMedia(service, videoId, 'source.mp4', small);
+    await service.db.updateTable('videos').set({ source_file: 'source.mp4' }).where('id', '=', videoId).execute();
     expect((await fetch(`${service.address}/Media/${videoId}/source.mp4`)).status).toBe(404);
   });
 });
@@ -271,9 +269,9 @@ describe('type 2: downloaded from a loopback server', () => {
     const { port } = origin.address() as AddressInfo;
     const videoId = await register(downloading, { SourceFileGetType: '2', SourceFilePath: `http://127.0.0.1:${port}/clip.mp4` });
     const video = await waitForStatus(downloading, videoId);
-    expect([video.status, video.status_reason]).toEqual([1, '']);
+    expect([video.status, video.statusReason]).toEqual([1, '']);
     const reply = await getVideo(downloading, videoId);
-    expect(reply.VideoPlayFile.map((file: any) => file.BitrateLabel)).toEqual(['360P', '240P']);
+    expect(reply.VideoPlayFile.map((file) => file.BitrateLabel)).toEqual(['360P', '240P']);
     expect((await bytesOf(reply.MediaSever.DownloadURL)).body.equals(readFileSync(small))).toBe(true);
   });
 });

@@ -1,15 +1,15 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../src/server/config';
-import { mediaDir } from '../src/server/media/paths';
 import { markSourceStored } from '../src/server/processing/pipeline';
 import { describeMedia, PictureTooLargeError } from '../src/server/processing/probe';
-import { VideoStatus, type VideoRow } from '../src/server/storage/videos';
+import { VideoStatus, type Video } from '../src/server/storage/videos';
 import { startTestService, type TestService } from './support/service';
+import { placeMedia, storedMedia, storedMediaNames } from './support/storage';
 import { registerVideo } from './uploadHelpers';
 
 const run = promisify(execFile);
@@ -27,14 +27,12 @@ afterAll(async () => {
 });
 
 /** What a finished upload does: the file becomes the video's source and the video waits for transcoding. */
-async function processFile(target: TestService, file: string): Promise<VideoRow> {
+async function processFile(target: TestService, file: string): Promise<Video> {
   const videoId = await registerVideo(target);
-  const dir = mediaDir(target.dataDir, videoId);
-  mkdirSync(dir, { recursive: true });
-  copyFileSync(file, join(dir, 'source.mkv'));
-  expect(markSourceStored(target.context, videoId, 'source.mkv')).toBe(true);
+  await placeMedia(target, videoId, 'source.mkv', file);
+  expect((await markSourceStored(target.context, videoId, 'source.mkv'))).toBe(true);
   for (;;) {
-    const video = target.context.videos.get(videoId)!;
+    const video = (await target.context.stores.videos.get(videoId))!;
     if (video.status === VideoStatus.Normal || video.status === VideoStatus.TranscodingFailed) return video;
     await new Promise((wake) => setTimeout(wake, 50));
   }
@@ -67,9 +65,11 @@ describe('hostile media', () => {
     const video = await processFile(service, file);
     expect(video.status).toBe(VideoStatus.Normal);
     expect(video.duration).toBeGreaterThan(35_999);
-    const renditions = service.context.videos.playFiles(video.id);
+    const renditions = await service.context.stores.playFiles.forVideo(video.id);
     expect(renditions.map((play) => play.file)).toEqual(['240p.mp4']);
-    expect(await frameCount(join(mediaDir(service.dataDir, video.id), '240p.mp4'))).toBe(3);
+    const played = join(work, 'ten-hours-240p.mp4');
+    writeFileSync(played, (await storedMedia(service, video.id, '240p.mp4'))!);
+    expect(await frameCount(played)).toBe(3);
   }, 60_000);
 
   describe('a picture over MAX_SOURCE_PIXELS', () => {
@@ -87,9 +87,9 @@ describe('hostile media', () => {
     ])('%s: ends in status 7 with the limit as the reason, and nothing is published', async (_name, size, reason) => {
       const video = await processFile(limited, await testVideo(`over-${size}.mkv`, size));
       expect(video.status).toBe(VideoStatus.TranscodingFailed);
-      expect(video.status_reason).toBe(reason);
-      expect(limited.context.videos.playFiles(video.id)).toEqual([]);
-      expect(readdirSync(mediaDir(limited.dataDir, video.id))).toEqual(['source.mkv']);
+      expect(video.statusReason).toBe(reason);
+      expect((await limited.context.stores.playFiles.forVideo(video.id))).toEqual([]);
+      expect(await storedMediaNames(limited, video.id)).toEqual(['source.mkv']);
     }, 30_000);
 
     it('a picture within the limit is processed as usual', async () => {
@@ -103,8 +103,8 @@ describe('hostile media', () => {
     try {
       const video = await processFile(hurried, await testVideo('any.mkv', '320x240'));
       expect(video.status).toBe(VideoStatus.TranscodingFailed);
-      expect(video.status_reason).toBe('transcoding took longer than TRANSCODE_TIMEOUT_MS (1 ms)');
-      expect(hurried.context.videos.playFiles(video.id)).toEqual([]);
+      expect(video.statusReason).toBe('transcoding took longer than TRANSCODE_TIMEOUT_MS (1 ms)');
+      expect((await hurried.context.stores.playFiles.forVideo(video.id))).toEqual([]);
     } finally {
       await hurried.stop(true);
     }

@@ -1,8 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TICKET_HEADER } from '../src/shared/uploadPage';
 import { startTestService, type TestService } from './support/service';
+import { storedMedia, storedMediaNames } from './support/storage';
 import { openUploader, registerVideo, resultCode, tusCreate, tusHead, tusPatch } from './uploadHelpers';
 
 let service: TestService;
@@ -69,9 +68,9 @@ describe('a finished upload is the video\'s source of record', () => {
     expect((await tusPatch(url, boot.ticket, 0, bytes)).status).toBe(204);
 
     // The browser's file name names nothing on disk: the source is `source.mp4` in the video's own folder.
-    const folder = join(service.dataDir, 'media', videoId);
-    expect(readdirSync(folder)).toContain('source.mp4');
-    expect(readdirSync(join(service.dataDir, 'media')).every((name) => !name.includes('escape'))).toBe(true);
+    const names = await storedMediaNames(service, videoId);
+    expect(names).toContain('source.mp4');
+    expect(names.every((name) => !name.includes('escape'))).toBe(true);
 
     const more = await tusPatch(url, boot.ticket, SIZE, new Uint8Array(5).fill(0x43));
     expect(more.status).toBeGreaterThanOrEqual(400);
@@ -82,6 +81,6 @@ describe('a finished upload is the video\'s source of record', () => {
     const again = await tusCreate(boot.tusEndpoint, boot.ticket, SIZE);
     expect(resultCode(again.body)).toBe('107');
 
-    expect(readFileSync(join(folder, 'source.mp4'))).toEqual(Buffer.from(bytes));
+    expect(await storedMedia(service, videoId, 'source.mp4')).toEqual(Buffer.from(bytes));
   });
 });

@@ -1,14 +1,14 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Upload } from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TICKET_HEADER, type UploadPageBoot } from '../src/shared/uploadPage';
+import { TICKET_HEADER } from '../src/shared/uploadPage';
 import { VideoStatus } from '../src/server/storage/videos';
 import { startTestService, type TestService } from './support/service';
+import { storedMedia, storedUploadBytes, withFilesOf, writeUploadBytes } from './support/storage';
 import {
   getPage,
-  bodyText,
+  errorLine,
   makeNoisyVideo,
   openUploader,
   pageQuery,
@@ -18,6 +18,7 @@ import {
   tusCreate,
   tusHead,
   tusPatch,
+  uploadWithClient,
 } from './uploadHelpers';
 
 const MIB = 1024 * 1024;
@@ -39,40 +40,12 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-interface ClientRun {
-  url: string;
-  /** Upload-Offset of every PATCH the client sent. */
-  patchOffsets: number[];
+async function mediaFile(videoId: string, name: string): Promise<Buffer> {
+  return (await storedMedia(service, videoId, name))!;
 }
 
-/** Uploads with tus-js-client in Node, as the uploader does in the browser (1 MiB chunks, the ticket on every request). */
-function uploadWithClient(boot: UploadPageBoot, data: Buffer, resumeUrl?: string): Promise<ClientRun> {
-  const patchOffsets: number[] = [];
-  return new Promise((resolve, reject) => {
-    const upload = new Upload(data, {
-      endpoint: boot.tusEndpoint,
-      uploadUrl: resumeUrl ?? null,
-      chunkSize: MIB,
-      retryDelays: null,
-      storeFingerprintForResuming: false,
-      headers: { [TICKET_HEADER]: boot.ticket },
-      metadata: { filename: 'holiday.MP4', filetype: 'video/mp4', fingerprint: 'fp-holiday' },
-      onBeforeRequest(req) {
-        if (req.getMethod() === 'PATCH') patchOffsets.push(Number(req.getHeader('Upload-Offset')));
-      },
-      onSuccess: () => resolve({ url: upload.url!, patchOffsets }),
-      onError: reject,
-    });
-    upload.start();
-  });
-}
-
-function mediaFile(videoId: string, name: string): Buffer {
-  return readFileSync(join(service.dataDir, 'media', videoId, name));
-}
-
-function transcodeJobs(videoId: string): number {
-  return (service.context.db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE video_id = ? AND kind = 'transcode'").get(videoId) as { n: number }).n;
+async function transcodeJobs(videoId: string): Promise<number> {
+  return (await service.db.selectFrom('jobs').select('id').where('video_id', '=', videoId).where('kind', '=', 'transcode').execute()).length;
 }
 
 describe('the tus endpoint', () => {
@@ -84,12 +57,12 @@ describe('the tus endpoint', () => {
     expect(run.patchOffsets.length).toBeGreaterThan(2);
     expect(run.url).toMatch(new RegExp(`^${service.address}/UploadWidget/files/[0-9a-f]{32}$`));
     expect(run.url).not.toContain(videoId);
-    expect(sha256(mediaFile(videoId, 'source.mp4'))).toBe(sha256(video));
-    const stored = service.context.videos.get(videoId)!;
+    expect(sha256(await mediaFile(videoId, 'source.mp4'))).toBe(sha256(video));
+    const stored = (await service.context.stores.videos.get(videoId))!;
     expect(stored.status).not.toBe(VideoStatus.NotUploaded);
-    expect(stored.source_file).toBe('source.mp4');
-    expect(stored.need_handle_special).toBe(1);
-    expect(transcodeJobs(videoId)).toBe(1);
+    expect(stored.sourceFile).toBe('source.mp4');
+    expect(stored.needHandleSpecial).toBe(true);
+    expect(await transcodeJobs(videoId)).toBe(1);
   });
 
   it('resumes an interrupted upload from the offset it holds, sending only the rest', async () => {
@@ -108,8 +81,8 @@ describe('the tus endpoint', () => {
     expect(second.resume).toEqual({ uploadUrl: url, offset: part, size: video.length, fileName: 'a.mp4', fingerprint: 'fp-a' });
     const run = await uploadWithClient(second, video, second.resume!.uploadUrl);
     expect(run.patchOffsets[0]).toBe(part);
-    expect(sha256(mediaFile(videoId, 'source.mp4'))).toBe(sha256(video));
-    expect(service.context.videos.get(videoId)!.status).not.toBe(VideoStatus.NotUploaded);
+    expect(sha256(await mediaFile(videoId, 'source.mp4'))).toBe(sha256(video));
+    expect((await service.context.stores.videos.get(videoId))!.status).not.toBe(VideoStatus.NotUploaded);
   });
 
   it('refuses a second file for a video that has one (107), on the endpoint and the page', async () => {
@@ -119,7 +92,7 @@ describe('the tus endpoint', () => {
     const again = await tusCreate(boot.tusEndpoint, boot.ticket, 1000);
     expect(again.status).toBe(409);
     expect(resultCode(again.body)).toBe('107');
-    expect(bodyText((await getPage(service, pageQuery(service, videoId))).html)).toMatch(/^ErrorCode : 107, /);
+    expect(errorLine((await getPage(service, pageQuery(service, videoId))).html)).toMatch(/^ErrorCode : 107, /);
   });
 
   it('refuses an Upload-Length over the page\'s limit with 413 and code 112, and an empty file', async () => {
@@ -186,11 +159,13 @@ describe('the tus endpoint', () => {
     const boot = await openUploader(service, videoId);
     const old = (await tusCreate(boot.tusEndpoint, boot.ticket, 5000)).headers.get('location')!;
     await tusPatch(old, boot.ticket, 0, video.subarray(0, 1000));
+    expect(await storedUploadBytes(service, old.split('/').pop()!)).toBe(1000);
     const fresh = (await tusCreate(boot.tusEndpoint, boot.ticket, 6000)).headers.get('location')!;
     expect((await tusHead(old, boot.ticket)).status).toBe(404);
     expect((await openUploader(service, videoId)).resume).toMatchObject({ uploadUrl: fresh, offset: 0, size: 6000 });
-    expect(statSync(join(service.dataDir, 'uploads')).isDirectory()).toBe(true);
-    expect(() => statSync(join(service.dataDir, 'uploads', old.split('/').pop()!))).toThrow();
+    expect(await storedUploadBytes(service, old.split('/').pop()!)).toBe(0);
+    // On disk, only the upload's files go, not the folder of all uploads.
+    if (!service.context.files.bucket) expect(statSync(join(service.dataDir, 'uploads')).isDirectory()).toBe(true);
   });
 
   it('lets the page cancel an unfinished upload (DELETE), after which nothing is offered to resume', async () => {
@@ -202,8 +177,10 @@ describe('the tus endpoint', () => {
     expect((await openUploader(service, videoId)).resume).toBeNull();
   });
 
-  it('keeps its ticket key private in DATA_DIR', () => {
-    expect(statSync(join(service.dataDir, 'ticket.key')).mode & 0o777).toBe(0o600);
+  it('keeps its ticket key in the database, not in a file of DATA_DIR', async () => {
+    expect(existsSync(join(service.dataDir, 'ticket.key'))).toBe(false);
+    const row = await service.db.selectFrom('settings').select('value').where('name', '=', 'ticket_key').executeTakeFirstOrThrow();
+    expect(row.value).toHaveLength(64);
   });
 });
 
@@ -221,12 +198,12 @@ describe('start-up re-check', () => {
       await first.stop();
       first = undefined;
       // The process died after tus wrote the last bytes and before the finish hook ran.
-      appendFileSync(join(dataDir, 'uploads', url.split('/').pop()!), video.subarray(cut));
+      await withFilesOf(dataDir, (files) => writeUploadBytes(files, url.split('/').pop()!, cut, video.subarray(cut)));
 
       second = await startTestService({ dataDir });
-      expect(second.context.videos.get(videoId)!.status).not.toBe(VideoStatus.NotUploaded);
-      expect(sha256(readFileSync(join(dataDir, 'media', videoId, 'source.mp4')))).toBe(sha256(video));
-      expect(bodyText((await getPage(second, pageQuery(second, videoId))).html)).toMatch(/^ErrorCode : 107, /);
+      expect((await second.context.stores.videos.get(videoId))!.status).not.toBe(VideoStatus.NotUploaded);
+      expect(sha256((await storedMedia(second, videoId, 'source.mp4'))!)).toBe(sha256(video));
+      expect(errorLine((await getPage(second, pageQuery(second, videoId))).html)).toMatch(/^ErrorCode : 107, /);
     } finally {
       await first?.stop();
       await second?.stop();

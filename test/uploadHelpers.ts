@@ -2,18 +2,22 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Upload } from 'tus-js-client';
 import type { UploadPageBoot } from '../src/shared/uploadPage';
 import { TICKET_HEADER } from '../src/shared/uploadPage';
 import type { TestService } from './support/service';
 
 const run = promisify(execFile);
 
+/** What these helpers need of a service: where it listens and its apps' credentials (in this process or another). */
+export type ServiceClient = Pick<TestService, 'address' | 'auth'>;
+
 /** Host page origin the tests pretend to be (never contacted). */
 export const HOST_ORIGIN = 'http://127.0.0.1:5999';
 export const CHANNEL = '0123456789abcdef0123456789abcdef';
 
 /** Registers a video through the API, as the app's backend would; returns its VideoId. */
-export async function registerVideo(service: TestService, appId = 'app-a', sourceGetType: 1 | 2 = 1): Promise<string> {
+export async function registerVideo(service: ServiceClient, appId = 'app-a', sourceGetType: 1 | 2 = 1): Promise<string> {
   const fields: Record<string, string> = { ...service.auth(appId), VideoTitle: 'clip', SourceFileGetType: String(sourceGetType) };
   if (sourceGetType === 2) fields.SourceFilePath = 'http://127.0.0.1:9/never.mp4';
   const res = await fetch(`${service.address}/Api/Video/Post`, { method: 'POST', body: new URLSearchParams(fields) });
@@ -23,7 +27,7 @@ export async function registerVideo(service: TestService, appId = 'app-a', sourc
 }
 
 /** The query the loader builds for the upload page, with the app's fresh credentials. */
-export function pageQuery(service: TestService, videoId: string, overrides: Record<string, string | undefined> = {}, appId = 'app-a'): URLSearchParams {
+export function pageQuery(service: ServiceClient, videoId: string, overrides: Record<string, string | undefined> = {}, appId = 'app-a'): URLSearchParams {
   const auth = service.auth(appId);
   const fields: Record<string, string | undefined> = {
     appId: auth.AppId,
@@ -48,8 +52,8 @@ export interface PageReply {
   html: string;
 }
 
-export async function getPage(service: TestService, query: URLSearchParams | string): Promise<PageReply> {
-  const res = await fetch(`${service.address}/UploadWidget/Upload?${query}`);
+export async function getPage(service: ServiceClient, query: URLSearchParams | string, headers: Record<string, string> = {}): Promise<PageReply> {
+  const res = await fetch(`${service.address}/UploadWidget/Upload?${query}`, { headers });
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
 
@@ -59,14 +63,15 @@ export function jsonBlock<T>(html: string, id: string): T | undefined {
   return match ? (JSON.parse(match[1]!) as T) : undefined;
 }
 
-/** The page's body text, as a user sees it. */
-export function bodyText(html: string): string {
+/** The error page's `ErrorCode : …` line as a reader of its text sees it (tags gone, references decoded). */
+export function errorLine(html: string): string | undefined {
   const body = /<body>([\s\S]*)<\/body>/.exec(html)![1]!;
-  return body.replace(/<[^>]*>/g, '').replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+  const text = body.replace(/<[^>]*>/g, '').replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+  return text.split('\n').find((line) => line.startsWith('ErrorCode : '));
 }
 
 /** Opens a valid upload page and returns its boot data (ticket, endpoint, resume state). */
-export async function openUploader(service: TestService, videoId: string, overrides: Record<string, string> = {}): Promise<UploadPageBoot> {
+export async function openUploader(service: ServiceClient, videoId: string, overrides: Record<string, string> = {}): Promise<UploadPageBoot> {
   const page = await getPage(service, pageQuery(service, videoId, overrides));
   const boot = jsonBlock<UploadPageBoot>(page.html, 'upload-boot');
   if (page.status !== 200 || !boot) throw new Error(`upload page refused: ${page.status} ${page.html}`);
@@ -135,4 +140,32 @@ export async function makeNoisyVideo(dir: string, seconds = 2): Promise<string> 
 
 export function sha256(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
+}
+
+export interface ClientRun {
+  url: string;
+  /** Upload-Offset of every PATCH the client sent. */
+  patchOffsets: number[];
+}
+
+/** Uploads with tus-js-client in Node, as the uploader does in the browser (1 MiB chunks, the ticket on every request). */
+export function uploadWithClient(boot: UploadPageBoot, data: Buffer, resumeUrl?: string): Promise<ClientRun> {
+  const patchOffsets: number[] = [];
+  return new Promise((resolve, reject) => {
+    const upload = new Upload(data, {
+      endpoint: boot.tusEndpoint,
+      uploadUrl: resumeUrl ?? null,
+      chunkSize: 1024 * 1024,
+      retryDelays: null,
+      storeFingerprintForResuming: false,
+      headers: { [TICKET_HEADER]: boot.ticket },
+      metadata: { filename: 'holiday.MP4', filetype: 'video/mp4', fingerprint: 'fp-holiday' },
+      onBeforeRequest(req) {
+        if (req.getMethod() === 'PATCH') patchOffsets.push(Number(req.getHeader('Upload-Offset')));
+      },
+      onSuccess: () => resolve({ url: upload.url!, patchOffsets }),
+      onError: reject,
+    });
+    upload.start();
+  });
 }

@@ -1,10 +1,13 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mediaDir } from '../src/server/media/paths';
 import type { PageMessage } from '../src/shared/messages';
 import type { UploadPageBoot } from '../src/shared/uploadPage';
 import type { ErrorPageData } from '../src/server/widget/pages';
 import { VideoStatus } from '../src/server/storage/videos';
 import { startTestService, TEST_APPS, type TestService } from './support/service';
-import { bodyText, CHANNEL, getPage, HOST_ORIGIN, jsonBlock, pageQuery, registerVideo } from './uploadHelpers';
+import { errorLine, CHANNEL, getPage, HOST_ORIGIN, jsonBlock, openUploader, pageQuery, registerVideo, tusCreate, tusPatch } from './uploadHelpers';
 
 const SHOP = 'https://shop.example';
 const APPS = [...TEST_APPS, { appId: 'app-c', appSecret: 'secret-of-app-c-0123456789', allowedOrigins: [SHOP] }];
@@ -19,7 +22,7 @@ async function expectErrorPage(query: URLSearchParams, code: string, message: st
   const page = await getPage(service, query);
   expect(page.status).toBe(status);
   expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-  expect(bodyText(page.html)).toBe(`ErrorCode : ${code}, ErrorMessage : ${message}`);
+  expect(errorLine(page.html)).toBe(`ErrorCode : ${code}, ErrorMessage : ${message}`);
   return page;
 }
 
@@ -37,12 +40,14 @@ describe('GET /UploadWidget/Upload: a valid request', () => {
       lang: 'en',
       tusEndpoint: `${service.address}/UploadWidget/files/`,
       maxFileSize: service.context.config.maxUploadBytesFlash,
+      uploadChunkBytes: 0,
       resume: null,
     });
     expect(boot.ticket).toMatch(/^[\w-]+\.[\w-]+$/);
     expect(page.html).toContain('<div id="app"></div>');
-    expect(page.html).toContain('<link rel="stylesheet" href="/UploadWidget/assets/uploader.css">');
-    expect(page.html).toContain('<script type="module" src="/UploadWidget/assets/uploader.js"></script>');
+    // The names are the build's (uploaderAssets.test.ts); the e2e tier loads them.
+    expect(page.html).toMatch(/<link rel="stylesheet" href="\/UploadWidget\/assets\/uploader[\w-]*\.css">/);
+    expect(page.html).toMatch(/<script type="module" src="\/UploadWidget\/assets\/uploader[\w-]*\.js"><\/script>/);
     for (const app of APPS) expect(page.html).not.toContain(app.appSecret);
   });
 
@@ -66,8 +71,24 @@ describe('GET /UploadWidget/Upload: a valid request', () => {
       headers: { 'Accept-Language': 'zh-TW,zh;q=0.9,en;q=0.5' },
     });
     const byBrowser = jsonBlock<UploadPageBoot>(await res.text(), 'upload-boot')!;
-    expect(byBrowser.lang).toBe('zh-CN');
+    expect(byBrowser.lang).toBe('zh-TW');
     expect(byBrowser.maxFileSize).toBe(service.context.config.maxUploadBytesFlash);
+    for (const [acceptLanguage, lang] of [['zh-HK', 'zh-TW'], ['zh-Hant-TW,zh;q=0.8', 'zh-TW'], ['zh-Hans-CN', 'zh-CN'], ['zh', 'zh-CN'], ['fr-FR,zh;q=0.5', 'en']]) {
+      const page = await getPage(service, pageQuery(service, videoId), { 'Accept-Language': acceptLanguage! });
+      expect(jsonBlock<UploadPageBoot>(page.html, 'upload-boot')!.lang, acceptLanguage).toBe(lang);
+    }
+  });
+
+  it('hands the host\'s look (theme, accentColor, radius) to the uploader, and refuses a malformed one with 106', async () => {
+    const videoId = await registerVideo(service);
+    const plain = jsonBlock<UploadPageBoot>((await getPage(service, pageQuery(service, videoId))).html, 'upload-boot')!;
+    expect(plain.look).toEqual({ theme: 'auto' });
+    const styled = jsonBlock<UploadPageBoot>((await getPage(service, pageQuery(service, videoId, { theme: 'dark', accentColor: '#0F766E', radius: '4px' }))).html, 'upload-boot')!;
+    expect(styled.look).toEqual({ theme: 'dark', accentColor: '#0F766E', radius: '4px' });
+    await expectErrorPage(pageQuery(service, videoId, { accentColor: 'red;background:url(x)' }), '106', 'Invalid Parameter: accentColor must be a hex colour such as "#2563eb"', 400);
+    await expectErrorPage(pageQuery(service, videoId, { radius: '-2px' }), '106', 'Invalid Parameter: radius must be a CSS length such as "120px" or "10%"', 400);
+    const page = await expectErrorPage(pageQuery(service, videoId, { theme: 'dark', radius: 'big' }), '106', 'Invalid Parameter: radius must be a CSS length such as "120px" or "10%"', 400);
+    expect(page.html).toContain('<html lang="en" data-theme="dark">');
   });
 
   it('with allowedOrigins, posts to and is framed by the registered origin the loader reports', async () => {
@@ -85,6 +106,29 @@ describe('GET /UploadWidget/Upload: the error page', () => {
     expect(jsonBlock(page.html, 'upload-boot')).toBeUndefined();
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it('is a page worth reading: a heading, the line kept whole, what to do, the uploader\'s stylesheet and language', async () => {
+    const videoId = await registerVideo(service);
+    const badToken = { token: '0'.repeat(32) };
+    const en = await getPage(service, pageQuery(service, videoId, badToken));
+    expect(en.html).toContain('<html lang="en">');
+    expect(en.html).toContain('<h1>The upload cannot start</h1>');
+    expect(en.html).toContain('<p class="error-line">ErrorCode : 104, ErrorMessage : App SecretKey Error</p>');
+    expect(en.html).toContain('The site owner should check its AppSecret');
+    expect(en.html).toMatch(/<link rel="stylesheet" href="\/UploadWidget\/assets\/uploader-[\w-]+\.css">/);
+    expect(en.headers.get('content-security-policy')).toContain("style-src 'self'");
+
+    const chosen = await getPage(service, pageQuery(service, videoId, { ...badToken, lang: 'zh-CN' }));
+    expect(chosen.html).toContain('<html lang="zh-CN">');
+    expect(chosen.html).toContain('<h1>无法开始上传</h1>');
+    expect(errorLine(chosen.html)).toBe('ErrorCode : 104, ErrorMessage : App SecretKey Error');
+    const browser = await getPage(service, pageQuery(service, videoId, badToken), { 'Accept-Language': 'zh-CN,zh;q=0.9,en;q=0.5' });
+    expect(browser.html).toContain('<html lang="zh-CN">');
+    // A language we do not speak is itself the error; the page then speaks the browser's.
+    const unknown = await getPage(service, pageQuery(service, videoId, { lang: 'fr' }), { 'Accept-Language': 'en-GB' });
+    expect(unknown.html).toContain('<html lang="en">');
+    expect(errorLine(unknown.html)).toMatch(/^ErrorCode : 106, /);
   });
 
   it('tells the host through its channel, at its origin, why the upload cannot start', async () => {
@@ -126,12 +170,12 @@ describe('GET /UploadWidget/Upload: the error page', () => {
 
   it('refuses a video that already has its file or is downloaded by the server (107)', async () => {
     const uploaded = await registerVideo(service);
-    service.context.videos.transition(uploaded, [VideoStatus.NotUploaded], VideoStatus.WaitingForTranscoding);
+    await service.context.stores.videos.transition(uploaded, [VideoStatus.NotUploaded], VideoStatus.WaitingForTranscoding, '', Date.now());
     await expectErrorPage(pageQuery(service, uploaded), '107', 'Video Status Error: the video already has its file', 409);
     const downloaded = await registerVideo(service, 'app-a', 2);
     const page = await getPage(service, pageQuery(service, downloaded));
     expect(page.status).toBe(409);
-    expect(bodyText(page.html)).toMatch(/^ErrorCode : 107, ErrorMessage : Video Status Error: /);
+    expect(errorLine(page.html)).toMatch(/^ErrorCode : 107, ErrorMessage : Video Status Error: /);
   });
 
   it('names a missing option (101) and a wrong one (106)', async () => {
@@ -142,6 +186,29 @@ describe('GET /UploadWidget/Upload: the error page', () => {
     await expectErrorPage(pageQuery(service, videoId, { uploadType: 'html5' }), '106', 'Invalid Parameter: uploadType must be one of flash, silverlight', 400);
     await expectErrorPage(pageQuery(service, videoId, { needHandleSepcial: 'yes' }), '106', 'Invalid Parameter: needHandleSepcial must be one of true, false', 400);
     await expectErrorPage(pageQuery(service, videoId, { origin: 'javascript:alert(1)' }), '106', 'Invalid Parameter: origin must be an http(s) origin like https://example.com', 400);
+  });
+
+  it.each(['http://x;sandbox', 'http://x"y', "http://x'y", 'http://a,b', 'http://user:pw@x', 'http://x/path'])(
+    'refuses the origin %s, which would write into the CSP header (106)',
+    async (origin) => {
+      const page = await expectErrorPage(pageQuery(service, await registerVideo(service), { origin }), '106', 'Invalid Parameter: origin must be an http(s) origin like https://example.com', 400);
+      expect(page.headers.get('content-security-policy') ?? '').not.toContain('sandbox');
+    },
+  );
+
+  it.each(['http://localhost:5999', 'https://shop.example.com', 'http://10.0.0.7', 'http://[::1]:8080', 'http://xn--fsq.example'])('accepts the origin %s', async (origin) => {
+    expect((await getPage(service, pageQuery(service, await registerVideo(service), { origin }))).status).toBe(200);
+  });
+
+  it('shows the error page (500), not JSON, when the service itself fails', async () => {
+    const videoId = await registerVideo(service);
+    const boot = await openUploader(service, videoId);
+    const created = await tusCreate(boot.tusEndpoint, boot.ticket, 10);
+    // The video's media folder is a file, so storing the finished upload fails with a disk error.
+    mkdirSync(dirname(mediaDir(service.dataDir, videoId)), { recursive: true });
+    writeFileSync(mediaDir(service.dataDir, videoId), 'not a folder');
+    await tusPatch(created.headers.get('location')!, boot.ticket, 0, new Uint8Array(10));
+    await expectErrorPage(pageQuery(service, videoId), '500', 'Internal Error', 500);
   });
 
   it('refuses a host origin outside the app\'s allowedOrigins (108) and posts nothing to it', async () => {

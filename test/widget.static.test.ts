@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './support/service';
 
@@ -15,8 +16,10 @@ function writeBuild(dir: string): void {
   writeFileSync(join(dir, 'Scripts', 'UploadWidget', 'initUploadWidget.js'), 'window.UploadWidget={};\n');
   writeFileSync(join(dir, 'Scripts', 'UploadWidget', 'initUploadABoxWidget.js'), 'window.UploadABoxWidget={};\n');
   writeFileSync(join(dir, 'Scripts', 'secret.js'), 'not for the web\n');
-  writeFileSync(join(dir, 'upload', 'uploader.js'), 'export {};\n');
-  writeFileSync(join(dir, 'upload', 'uploader.css'), '#app{}\n');
+  writeFileSync(join(dir, 'upload', 'uploader-AbC123.js'), 'export {};\n');
+  writeFileSync(join(dir, 'upload', 'uploader-AbC123.js.br'), brotliCompressSync('export {};\n'));
+  writeFileSync(join(dir, 'upload', 'uploader-AbC123.js.gz'), gzipSync('export {};\n'));
+  writeFileSync(join(dir, 'upload', 'uploader-DeF456.css'), '#app{}\n');
   writeFileSync(join(dir, 'upload', 'notes.txt'), 'not served\n');
 }
 
@@ -50,7 +53,8 @@ describe('the loader scripts', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
-      expect(res.headers.get('cache-control')).toBe('no-cache');
+      // Fixed URLs: reused briefly, then revalidated, so a deploy reaches every host page within minutes.
+      expect(res.headers.get('cache-control')).toBe('public, max-age=300');
       expect(await res.text()).toMatch(/^window\.Upload/);
     }
   });
@@ -70,14 +74,55 @@ describe('the loader scripts', () => {
   });
 });
 
+/** A raw GET with these headers: fetch would decompress and hide Content-Encoding's effect. */
+function rawFetch(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  const { hostname, port } = new URL(service.address);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, path, method: 'GET', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 describe('the upload page assets', () => {
-  it('are served same-origin with their content types', async () => {
-    const js = await fetch(`${service.address}/UploadWidget/assets/uploader.js`);
+  it('are served same-origin with their content types, cached for good under their hashed names', async () => {
+    const js = await fetch(`${service.address}/UploadWidget/assets/uploader-AbC123.js`);
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('access-control-allow-origin')).toBeNull();
-    const css = await fetch(`${service.address}/UploadWidget/assets/uploader.css`);
+    expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const css = await fetch(`${service.address}/UploadWidget/assets/uploader-DeF456.css`);
     expect(css.status).toBe(200);
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+  });
+
+  it('come as the build\'s brotli or gzip copy as Accept-Encoding allows, each with its own ETag', async () => {
+    const path = '/UploadWidget/assets/uploader-AbC123.js';
+    const br = await rawFetch(path, { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('Accept-Encoding');
+    expect(br.body).toEqual(brotliCompressSync('export {};\n'));
+    const gz = await rawFetch(path, { 'Accept-Encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe('export {};\n');
+    const plain = await rawFetch(path, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    expect(plain.body.toString()).toBe('export {};\n');
+    expect(new Set([br.headers.etag, gz.headers.etag, plain.headers.etag]).size).toBe(3);
+    expect((await rawFetch(path, { 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers.etag) })).status).toBe(304);
+    expect((await rawFetch(path, { 'Accept-Encoding': 'gzip', 'If-None-Match': String(br.headers.etag) })).status).toBe(200);
+  });
+
+  it('never serves a compressed copy older than the file (left by an earlier build)', async () => {
+    const path = '/UploadWidget/assets/uploader-AbC123.js';
+    writeFileSync(join(dist, 'upload', 'uploader-AbC123.js'), 'export const v = 2;\n');
+    const res = await rawFetch(path, { 'Accept-Encoding': 'br, gzip' });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body.toString()).toBe('export const v = 2;\n');
   });
 });
 
@@ -89,6 +134,7 @@ describe('what is not served', () => {
     expect(await rawGet('/UploadWidget/assets/..%2f..%2fScripts%2fsecret.js')).toBe(404);
     expect(await rawGet('/UploadWidget/assets/notes.txt')).toBe(404);
     expect(await rawGet('/UploadWidget/assets/.uploader.js')).toBe(404);
+    expect(await rawGet('/UploadWidget/assets/uploader-AbC123.js.br')).toBe(404);
     expect(await rawGet('/UploadWidget/assets/')).toBe(404);
   });
 

@@ -16,6 +16,6 @@ export async function makeRandomFile(dir: string, name: string, mebibytes: numbe
   return path;
 }
 
-export function* repeat(block: Buffer, times: number): Generator<Buffer> {
+function* repeat(block: Buffer, times: number): Generator<Buffer> {
   for (let index = 0; index < times; index++) yield block;
 }

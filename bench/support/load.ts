@@ -4,8 +4,10 @@ import { percentile } from './stats';
 export interface LoadRequest {
   method: 'GET' | 'POST';
   url: string;
-  /** Form body (`application/x-www-form-urlencoded`) of a POST. */
+  /** Body of a POST: a form (`application/x-www-form-urlencoded`) unless `headers` say otherwise. */
   body?: string;
+  /** Headers of a POST in place of the form's Content-Type (a SOAP call's). */
+  headers?: Record<string, string>;
 }
 
 export interface LoadPlan {

@@ -5,11 +5,12 @@ import type { LoadPlan, LoadReport, LoadRequest } from './load';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
-/** True when the service answered the call as a success. */
+/** True when the service answered the call as a success, in JSON or in a SOAP PostResult. */
 async function send(request: LoadRequest): Promise<boolean> {
-  const res = await fetch(request.url, request.method === 'POST' ? { method: 'POST', headers: FORM, body: request.body } : undefined);
+  const init = request.method === 'POST' ? { method: 'POST', headers: request.headers ?? FORM, body: request.body } : undefined;
+  const res = await fetch(request.url, init);
   const text = await res.text();
-  return res.status === 200 && text.includes('"ResultCode":"1"');
+  return res.status === 200 && (text.includes('"ResultCode":"1"') || text.includes('<ResultCode>1</ResultCode>'));
 }
 
 async function run(plan: LoadPlan): Promise<LoadReport> {

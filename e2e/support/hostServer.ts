@@ -4,7 +4,7 @@ import { BLANK_PAGE, framingPage, hostPage, type HostKind } from './hostPages';
 import { listenLoopback } from './httpServer';
 
 export const DIST_DIR = resolve(import.meta.dirname, '../../dist');
-export const NPM_DIR = join(DIST_DIR, 'npm');
+const NPM_DIR = join(DIST_DIR, 'npm');
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

@@ -36,6 +36,12 @@ export async function makeVideo(options: VideoOptions, name = 'clip.mp4'): Promi
   return file;
 }
 
+/** The container's duration in seconds, as ffprobe reads it. */
+export async function probeDuration(file: string): Promise<number> {
+  const { stdout } = await run(process.env.FFPROBE_PATH || 'ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]);
+  return Number(stdout.trim());
+}
+
 /** Deletes a file made by {@link makeVideo} and its temporary folder. */
 export function removeVideo(file: string | undefined): void {
   if (file) rmSync(dirname(file), { recursive: true, force: true });

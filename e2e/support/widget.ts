@@ -35,6 +35,11 @@ export async function openPopup(page: Page): Promise<Page> {
   return popup;
 }
 
+/** The `ErrorCode : <code>, ErrorMessage : <message>` line of an error page's visible text. */
+export function errorLineOf(text: string): string | undefined {
+  return text.split('\n').find((line) => line.startsWith('ErrorCode : '));
+}
+
 /** Accessible name of the overlay layer and of its close button (English UI). */
 export const DIALOG_NAME = 'Upload video';
 export const CLOSE_NAME = 'Close';
@@ -163,4 +168,33 @@ export function recordTusRequests(
     },
     stop: () => context.off('request', listener),
   };
+}
+
+/** What the uploader handed to one `XMLHttpRequest.send`: the File itself, a slice of it (a Blob), or something else. */
+export interface SentBody {
+  kind: 'file' | 'blob' | 'none' | 'other';
+  bytes: number;
+}
+
+/**
+ * Records, in every frame of `context`, what each `XMLHttpRequest.send` was given: the fast path
+ * must hand Chromium the File itself, which it streams from disk without copying. Read the list
+ * with {@link sentBodies} from the frame that uploads.
+ */
+export async function recordSentBodies(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const sent: SentBody[] = [];
+    (window as unknown as { sentBodies: SentBody[] }).sentBodies = sent;
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (body) {
+      if (body instanceof File) sent.push({ kind: 'file', bytes: body.size });
+      else if (body instanceof Blob) sent.push({ kind: 'blob', bytes: body.size });
+      else sent.push({ kind: body == null ? 'none' : 'other', bytes: 0 });
+      send.call(this, body);
+    };
+  });
+}
+
+export function sentBodies(where: Page | Frame): Promise<SentBody[]> {
+  return where.evaluate(() => (window as unknown as { sentBodies: SentBody[] }).sentBodies.filter((body) => body.kind !== 'none'));
 }

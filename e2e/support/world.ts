@@ -1,19 +1,21 @@
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { AppRecord } from '../../src/server/auth/apps';
-import type { VideoRow } from '../../src/server/storage/videos';
+import type { Video } from '../../src/server/storage/videos';
 import { startTestService, type TestService } from '../../test/support/service';
+import { storedMedia, storedUploadBytes } from '../../test/support/storage';
 import { launchBrowser } from './browser';
 import { startCallbackReceiver, type CallbackReceiver } from './callbackReceiver';
 import { DIST_DIR, startHostServer, startOtherOrigin, type HostServer } from './hostServer';
 
 /** The built files the e2e tier loads; `npm test` builds before running vitest. */
-export const BUILT_FILES = [
+const BUILT_FILES = [
   'Scripts/UploadWidget/initUploadWidget.js',
   'Scripts/UploadWidget/initUploadABoxWidget.js',
-  'upload/uploader.js',
+  'upload/.vite/manifest.json',
   'npm/index.js',
 ];
 
@@ -44,11 +46,16 @@ export interface World {
   openHostPage(context: BrowserContext, path: string, config: object, query?: string): Promise<Page>;
   /** GET /Api/Video/Get. */
   getVideo(videoId: string, appId?: string): Promise<{ Video: { Status: number; Duration: number; PicSavePath: string }; VideoPlayFile: { VideoURL: string; Bitrate: unknown; BitrateLabel: string }[]; MediaSever: Record<string, string>; AuthMsg: { ResultCode: string } }>;
-  video(videoId: string): VideoRow | undefined;
-  /** Absolute path of the stored source file, once the service recorded one. */
-  sourceFile(videoId: string): string | undefined;
-  /** Bytes the service holds for the video's tus upload (its file under DATA_DIR/uploads), or null without one. */
-  storedUploadBytes(videoId: string): number | null;
+  video(videoId: string): Promise<Video | undefined>;
+  /** sha256 of the stored source file (in DATA_DIR or the bucket), once the service recorded one. */
+  sourceSha256(videoId: string): Promise<string | undefined>;
+  /**
+   * Bytes the service holds for the video's tus upload (in DATA_DIR/uploads or the bucket), or null
+   * without one, once the service has finished writing what arrived: a request the browser just
+   * aborted is still being written for a moment, and the S3 store moves its unfinished part away
+   * and back while it does (reading then would see 0). Only for an upload that is not sending.
+   */
+  storedUploadBytes(videoId: string): Promise<number | null>;
   /**
    * The service becomes unreachable: open connections are reset and new ones refused, as when a
    * network drops. (DevTools' offline emulation cannot do this: it lets a request already sending
@@ -107,20 +114,29 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       const query = new URLSearchParams({ ...service.auth(appId), Id: videoId });
       return (await (await fetch(`${service.address}/Api/Video/Get?${query}`)).json()) as Awaited<ReturnType<World['getVideo']>>;
     },
-    video(videoId) {
-      return service.context.videos.get(videoId);
+    async video(videoId) {
+      return await service.context.stores.videos.get(videoId);
     },
-    sourceFile(videoId) {
-      // The service keeps a plain file name, under DATA_DIR/media/<videoId>/.
-      const file = service.context.videos.get(videoId)?.source_file;
-      if (!file) return undefined;
-      return isAbsolute(file) ? file : join(service.dataDir, 'media', videoId, file);
+    async sourceSha256(videoId) {
+      // The service keeps a plain file name, under media/<videoId>/ in DATA_DIR or the bucket.
+      const file = (await service.context.stores.videos.get(videoId))?.sourceFile;
+      const bytes = file && (await storedMedia(service, videoId, file));
+      return bytes ? createHash('sha256').update(bytes).digest('hex') : undefined;
     },
-    storedUploadBytes(videoId) {
-      const row = service.context.db.prepare('SELECT id FROM uploads WHERE video_id = ?').get(videoId) as { id: string } | undefined;
-      if (!row) return null;
-      const file = join(service.dataDir, 'uploads', row.id);
-      return existsSync(file) ? statSync(file).size : 0;
+    async storedUploadBytes(videoId) {
+      const read = async () => {
+        const row = await service.db.selectFrom('uploads').select('id').where('video_id', '=', videoId).executeTakeFirst();
+        return row ? storedUploadBytes(service, row.id) : null;
+      };
+      // Settled: the same figure three times, 200 ms apart.
+      let last = await read();
+      for (let same = 1; same < 3; ) {
+        await new Promise((done) => setTimeout(done, 200));
+        const now = await read();
+        same = now === last ? same + 1 : 1;
+        last = now;
+      }
+      return last;
     },
     networkOutage() {
       const refuse = (socket: Socket) => socket.destroy();

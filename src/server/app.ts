@@ -1,26 +1,33 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAppRegistry, type AppRecord } from './auth/apps';
+import { settleDemoApp } from './auth/demoApp';
 import { startCallbackDelivery } from './callbacks/delivery';
-import type { ServiceConfig } from './config';
+import { settlePublicUrl, type ServiceConfig } from './config';
 import type { ServiceContext } from './context';
 import { ApiError, isApiError } from './errors';
 import { sendApiError } from './http/reply';
+import { logRequest } from './http/requestLog';
 import { matchRoute, requestUrl, type Route } from './http/router';
 import { createLogger, type Logger } from './log';
+import { openMediaFiles, type MediaFiles } from './media/mediaFiles';
 import { enqueueJob } from './processing/pipeline';
 import { ProcessingWorker, recoverInterruptedJobs } from './processing/queue';
 import { apiRoutes } from './routes';
 import { ServiceSignals } from './signals';
-import { openDatabase } from './storage/db';
-import { VideoStore } from './storage/videos';
+import { openStores, type ServiceStores } from './storage/stores';
+import { isBucketUnavailable } from './storage/s3Client';
+import { isDatabaseUnavailable } from './storage/unavailable';
 import { createUploadService } from './upload/uploadService';
 
 export interface ServiceOptions {
   config: ServiceConfig;
-  apps: AppRecord[];
+  /** The registered apps (APPS_FILE); without them, the one demo app kept in the database. */
+  apps?: AppRecord[];
   log?: Logger;
   now?: () => number;
+  /** The demo app's address, linked from the landing page (`npm run demo`). */
+  demoUrl?: string;
 }
 
 export interface RunningService {
@@ -33,48 +40,11 @@ export interface RunningService {
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const log = options.log ?? createLogger();
-  const db = openDatabase(options.config.dataDir);
-  const context: ServiceContext = {
-    config: options.config,
-    db,
-    apps: createAppRegistry(options.apps),
-    videos: new VideoStore(db),
-    log,
-    signals: new ServiceSignals(),
-    now: options.now ?? Date.now,
-  };
-  // Before any request or worker runs: jobs cut off by the last stop go back to the queue.
-  recoverInterruptedJobs(context);
-  const worker = new ProcessingWorker(context, { concurrency: options.config.processingConcurrency });
-  const uploads = createUploadService(context);
-  // An upload whose finish hook never ran (crash, kill) is finished before new requests arrive.
-  await uploads.recheck();
-  const routes: Route[] = apiRoutes(context, {
-    onRegistered: (videoId, sourceGetType) => {
-      if (sourceGetType === 2) enqueueJob(context, videoId, 'download');
-    },
-    uploads,
-  });
-
-  const server = createServer(async (req, res) => {
-    const url = requestUrl(req.url);
-    try {
-      if (!url) throw new ApiError('INVALID_PARAMETER', 'the request target is not a valid URL');
-      const handler = matchRoute(routes, req.method ?? 'GET', url.pathname);
-      await handler({ req, res, url });
-    } catch (error) {
-      const apiError = isApiError(error) ? error : new ApiError('INTERNAL');
-      if (!isApiError(error)) log.error('unhandled error', { path: url?.pathname, error: String((error as Error)?.stack ?? error) });
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      // Drain what the client is still sending so it reads the reply instead of a reset.
-      req.resume();
-      sendApiError(res, apiError);
-    }
-  });
-
+  // The socket is bound first so PUBLIC_URL can name its port (PORT=0) before any part of the
+  // service reads the config, which is then fixed. Requests wait until the service is ready.
+  let handle: RequestListener | undefined;
+  const early: [IncomingMessage, ServerResponse][] = [];
+  const server = createServer((req, res) => (handle ? handle(req, res) : early.push([req, res])));
   // Idle sockets have no limit by default; with no 'timeout' listener, Node destroys a socket
   // that stays silent this long in both directions.
   server.timeout = options.config.httpIdleTimeoutMs;
@@ -82,28 +52,94 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // than ~28 KB/s and retry it for ever; the idle limit above bounds uploads instead. Request
   // headers must still arrive within Node's 60 s.
   server.requestTimeout = 0;
-
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(options.config.port, options.config.host, () => resolveListen());
   });
   const { port } = server.address() as AddressInfo;
   const address = `http://${options.config.host}:${port}`;
-  worker.start();
-  const callbacks = startCallbackDelivery(context);
+  const config: ServiceConfig = Object.freeze({ ...options.config, publicUrl: settlePublicUrl(options.config.publicUrl, port) });
 
-  return {
-    context,
-    server,
-    address,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((done) => server.close(() => done()));
-      await uploads.close();
-      // Running jobs are aborted and re-queued before the database closes under them.
-      await worker.stop();
-      await callbacks.stop();
-      db.close();
-    },
-  };
+  let stores: ServiceStores | undefined;
+  let files: MediaFiles | undefined;
+  try {
+    stores = await openStores(config);
+    const now = options.now ?? Date.now;
+    const apps = options.apps ?? [await settleDemoApp(config.dataDir, stores.settings, log, now())];
+    files = await openMediaFiles(config);
+    const context: ServiceContext = {
+      config,
+      apps: createAppRegistry(apps),
+      stores,
+      files,
+      log,
+      signals: new ServiceSignals(),
+      now,
+    };
+    // Before any request or worker runs: jobs cut off by the last stop go back to the queue.
+    await recoverInterruptedJobs(context);
+    const worker = new ProcessingWorker(context, { concurrency: config.processingConcurrency });
+    const uploads = await createUploadService(context);
+    // An upload whose finish hook never ran (crash, kill) is finished before new requests are served.
+    await uploads.recheck();
+    const routes: Route[] = apiRoutes(context, {
+      onRegistered: async (tx, videoId, sourceGetType) => {
+        if (sourceGetType === 2) await enqueueJob(context, videoId, 'download', tx);
+      },
+      uploads,
+      operator: { demoUrl: options.demoUrl },
+    });
+
+    handle = async (req, res) => {
+      const logEntry = logRequest(log, req, res);
+      const url = requestUrl(req.url);
+      try {
+        if (!url) throw new ApiError('INVALID_PARAMETER', 'the request target is not a valid URL');
+        const route = matchRoute(routes, req.method ?? 'GET', url.pathname);
+        logEntry.route = route.path;
+        await route.handler({ req, res, url });
+      } catch (error) {
+        const unavailable = !isApiError(error) && isDatabaseUnavailable(error);
+        const bucketLost = !isApiError(error) && isBucketUnavailable(error);
+        const apiError = isApiError(error) ? error : new ApiError(unavailable ? 'DATABASE_UNAVAILABLE' : bucketLost ? 'STORAGE_UNAVAILABLE' : 'INTERNAL');
+        if (unavailable) log.warn('database unavailable', { route: logEntry.route, error: String((error as Error)?.message ?? error) });
+        else if (bucketLost || apiError.kind === 'STORAGE_UNAVAILABLE') log.warn('S3 bucket unavailable', { route: logEntry.route, bucket: config.s3?.bucket });
+        else if (!isApiError(error)) log.error('unhandled error', { route: logEntry.route, error: String((error as Error)?.stack ?? error) });
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        // Drain what the client is still sending so it reads the reply instead of a reset.
+        req.resume();
+        sendApiError(res, apiError);
+      }
+    };
+    for (const [req, res] of early.splice(0)) handle(req, res);
+    worker.start();
+    const callbacks = startCallbackDelivery(context);
+    const opened = stores;
+    const openedFiles = files;
+
+    return {
+      context,
+      server,
+      address,
+      async close() {
+        server.closeAllConnections();
+        await new Promise<void>((done) => server.close(() => done()));
+        await uploads.close();
+        // Running jobs are aborted and re-queued before the database closes under them.
+        await worker.stop();
+        await callbacks.stop();
+        await opened.close();
+        openedFiles.close();
+      },
+    };
+  } catch (error) {
+    server.closeAllConnections();
+    server.close();
+    await stores?.close();
+    files?.close();
+    throw error;
+  }
 }

@@ -15,6 +15,7 @@ describe('readConfig', () => {
       sourceUrlAllowPrivate: false,
       maxUploadBytesFlash: 2 * 1024 ** 3,
       maxUploadBytesSilverlight: 6 * 1024 ** 3,
+      uploadChunkBytes: 0,
     });
   });
 
@@ -29,6 +30,7 @@ describe('readConfig', () => {
       SOURCE_URL_ALLOW_PRIVATE: '1',
       MAX_UPLOAD_BYTES_FLASH: '1000',
       MAX_UPLOAD_BYTES_SILVERLIGHT: '2000',
+      UPLOAD_CHUNK_BYTES: '8388608',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -40,6 +42,7 @@ describe('readConfig', () => {
       sourceUrlAllowPrivate: true,
       maxUploadBytesFlash: 1000,
       maxUploadBytesSilverlight: 2000,
+      uploadChunkBytes: 8388608,
     });
   });
 
@@ -57,8 +60,49 @@ describe('readConfig', () => {
     [{ SOURCE_URL_ALLOW_PRIVATE: 'true' }, 'SOURCE_URL_ALLOW_PRIVATE must be 1 or 0, got "true"'],
     [{ MAX_UPLOAD_BYTES_FLASH: '0' }, 'MAX_UPLOAD_BYTES_FLASH must be between 1 and'],
     [{ MAX_UPLOAD_BYTES_SILVERLIGHT: '6GB' }, 'MAX_UPLOAD_BYTES_SILVERLIGHT must be a whole number'],
+    [{ UPLOAD_CHUNK_BYTES: '8MB' }, 'UPLOAD_CHUNK_BYTES must be a whole number'],
+    [{ JOB_LEASE_MS: '500' }, 'JOB_LEASE_MS must be between 1000 and 3600000, got 500'],
+    [{ JOB_LEASE_MS: '1m' }, 'JOB_LEASE_MS must be a whole number'],
   ])('refuses %j', (env, message) => {
     expect(() => readConfig(env)).toThrowError(ConfigError);
     expect(() => readConfig(env)).toThrowError(message);
+  });
+});
+
+describe('the S3 settings', () => {
+  const s3 = {
+    S3_BUCKET: 'videos',
+    S3_ENDPOINT: 'http://127.0.0.1:9000/',
+    S3_REGION: 'auto',
+    S3_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+    S3_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI-secret',
+    S3_FORCE_PATH_STYLE: '1',
+  };
+
+  it('are absent by default: files stay in DATA_DIR', () => {
+    expect(readConfig({}).s3).toBeUndefined();
+  });
+
+  it('reads all six names, and keeps the secret out of logs and JSON', () => {
+    const config = readConfig(s3);
+    expect(config.s3).toEqual({ bucket: 'videos', endpoint: 'http://127.0.0.1:9000', region: 'auto', accessKeyId: 'AKIDEXAMPLE', forcePathStyle: true });
+    expect(config.s3!.secretAccessKey).toBe('wJalrXUtnFEMI-secret');
+    expect(JSON.stringify(config)).not.toContain('wJalrXUtnFEMI');
+    expect(readConfig({ ...s3, S3_ENDPOINT: '', S3_REGION: '', S3_FORCE_PATH_STYLE: '' }).s3).toMatchObject({ endpoint: undefined, region: 'us-east-1', forcePathStyle: false });
+  });
+
+  it.each([
+    [{ ...s3, S3_ACCESS_KEY_ID: '', S3_SECRET_ACCESS_KEY: '' }, 'S3_BUCKET is set but S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are not'],
+    [{ ...s3, S3_SECRET_ACCESS_KEY: '' }, 'S3_BUCKET is set but S3_SECRET_ACCESS_KEY is not'],
+    [{ ...s3, S3_BUCKET: '' }, 'S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE set without S3_BUCKET'],
+    [{ ...s3, S3_BUCKET: 'My_Videos' }, 'S3_BUCKET "My_Videos" is not a bucket name'],
+    [{ ...s3, S3_ENDPOINT: 'ftp://127.0.0.1' }, 'S3_ENDPOINT must be http or https'],
+    [{ ...s3, S3_ENDPOINT: 'http://key:pass@127.0.0.1' }, 'S3_ENDPOINT must not hold credentials'],
+    [{ ...s3, S3_REGION: 'US East' }, 'S3_REGION "US East" is not a region name'],
+    [{ ...s3, S3_FORCE_PATH_STYLE: 'yes' }, 'S3_FORCE_PATH_STYLE must be 1 or 0, got "yes"'],
+  ])('refuses %j', (env, message) => {
+    expect(() => readConfig(env)).toThrowError(ConfigError);
+    expect(() => readConfig(env)).toThrowError(message);
+    expect(() => readConfig(env)).not.toThrowError(/wJalrXUtnFEMI/);
   });
 });

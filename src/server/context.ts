@@ -1,16 +1,18 @@
 import type { AppRegistry } from './auth/apps';
 import type { ServiceConfig } from './config';
 import type { Logger } from './log';
+import type { MediaFiles } from './media/mediaFiles';
 import type { ServiceSignals } from './signals';
-import type { Db } from './storage/db';
-import type { VideoStore } from './storage/videos';
+import type { ServiceStores } from './storage/stores';
 
 /** What every part of the service is handed; there are no module-level singletons. */
 export interface ServiceContext {
   config: ServiceConfig;
-  db: Db;
   apps: AppRegistry;
-  videos: VideoStore;
+  /** The only way to the database: one store per table. */
+  stores: ServiceStores;
+  /** The files of videos: on local disk, or in the S3 bucket. */
+  files: MediaFiles;
   log: Logger;
   signals: ServiceSignals;
   /** Milliseconds since 1970; a parameter so tests can move the clock. */

@@ -17,18 +17,29 @@ export const ERRORS = {
   NOT_FOUND: { code: '110', message: 'Not Found', http: 404 },
   METHOD_NOT_ALLOWED: { code: '111', message: 'Method Not Allowed', http: 405 },
   FILE_TOO_LARGE: { code: '112', message: 'File Too Large', http: 413 },
+  NO_SPACE: { code: '113', message: 'Insufficient Storage', http: 507 },
+  DATABASE_UNAVAILABLE: { code: '114', message: 'Database Unavailable', http: 503 },
+  STORAGE_UNAVAILABLE: { code: '115', message: 'Storage Unavailable', http: 503 },
   INTERNAL: { code: '500', message: 'Internal Error', http: 500 },
 } as const satisfies Record<string, { code: string; message: string; http: number }>;
 
 export type ErrorName = Exclude<keyof typeof ERRORS, 'OK'>;
 
-/** A failure with a code from {@link ERRORS}; `detail` names what was wrong (never a secret). */
+/** Details often echo what the client sent (an Id, a value); a reply need not carry kilobytes of it back. */
+export const MAX_DETAIL_CHARS = 200;
+
+function bounded(detail: string | undefined): string | undefined {
+  return detail !== undefined && detail.length > MAX_DETAIL_CHARS ? `${detail.slice(0, MAX_DETAIL_CHARS)}…` : detail;
+}
+
+/** A failure with a code from {@link ERRORS}; `detail` names what was wrong (never a secret), cut to {@link MAX_DETAIL_CHARS}. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly kind: ErrorName;
   readonly detail: string | undefined;
 
-  constructor(kind: ErrorName, detail?: string) {
+  constructor(kind: ErrorName, fullDetail?: string) {
+    const detail = bounded(fullDetail);
     super(detail ? `${ERRORS[kind].message}: ${detail}` : ERRORS[kind].message);
     this.kind = kind;
     this.detail = detail;

@@ -33,9 +33,11 @@ describe('isPageMessage', () => {
 });
 
 describe('isHostMessage', () => {
-  it('accepts close on its channel only', () => {
-    expect(isHostMessage(hostMessage('c1'), 'c1')).toBe(true);
-    expect(isHostMessage(hostMessage('c1'), 'c2')).toBe(false);
+  it('accepts close and askClose on its channel only', () => {
+    expect(isHostMessage(hostMessage('c1', 'close'), 'c1')).toBe(true);
+    expect(isHostMessage(hostMessage('c1', 'askClose'), 'c1')).toBe(true);
+    expect(isHostMessage({ protocol: PROTOCOL, channel: 'c1', type: 'eval' }, 'c1')).toBe(false);
+    expect(isHostMessage(hostMessage('c1', 'close'), 'c2')).toBe(false);
     expect(isHostMessage(pageMessage('c1', { type: 'ready', valid: true }), 'c1')).toBe(false);
   });
 });

@@ -23,8 +23,13 @@ export type PageMessage =
   /** The user asked to close from inside the page (Escape in the overlay's iframe, which the host cannot see). */
   | Envelope<'close'>;
 
-/** Loader → page. */
-export type HostMessage = Envelope<'close'>;
+/**
+ * Loader → page: `close`, the widget is closing (stop sending so the offset stays clean);
+ * `askClose`, the person pressed × or Escape on the host side while the page reported bytes
+ * moving, so the page asks whether to stop (and answers with its own `close` if so).
+ */
+export type HostMessage = Envelope<'close'> | Envelope<'askClose'>;
+const HOST_TYPES: unknown[] = ['close', 'askClose'] satisfies HostMessage['type'][];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -75,7 +80,7 @@ export function isPageMessage(data: unknown, channel: string): data is PageMessa
 }
 
 export function isHostMessage(data: unknown, channel: string): data is HostMessage {
-  return isEnvelope(data, channel) && data.type === 'close';
+  return isEnvelope(data, channel) && HOST_TYPES.includes(data.type);
 }
 
 /** Distributive omit, so each member of the union keeps its own fields. */
@@ -85,6 +90,6 @@ export function pageMessage(channel: string, message: WithoutEnvelope<PageMessag
   return { protocol: PROTOCOL, channel, ...message } as PageMessage;
 }
 
-export function hostMessage(channel: string): HostMessage {
-  return { protocol: PROTOCOL, channel, type: 'close' };
+export function hostMessage(channel: string, type: HostMessage['type']): HostMessage {
+  return { protocol: PROTOCOL, channel, type };
 }

@@ -1,10 +1,21 @@
-import type { UploadType, WidgetLanguage } from './widgetConfig';
+import {
+  UPLOAD_TYPES,
+  VALUE_SHAPES,
+  WIDGET_FORMS,
+  WIDGET_LANGUAGES,
+  WIDGET_THEMES,
+  type PageOption,
+  type UploadType,
+  type WidgetForm,
+  type WidgetLanguage,
+  type WidgetTheme,
+} from './widgetConfig';
 
 /** Path of the upload page on the service; the loader opens it in the popup or the iframe. */
 export const UPLOAD_PAGE_PATH = '/UploadWidget/Upload';
 
 /** Query parameters the loader puts on the upload page's URL (widget option names where they exist). */
-export interface UploadPageQuery {
+interface UploadPageQuery {
   appId: string;
   timestamp: string;
   token: string;
@@ -12,11 +23,100 @@ export interface UploadPageQuery {
   uploadType: UploadType;
   needHandleSepcial: 'true' | 'false';
   lang?: WidgetLanguage;
+  theme?: WidgetTheme;
+  accentColor?: string;
+  radius?: string;
   /** Random per `openUpload` call; every message carries it. */
   channel: string;
   /** The host page's origin as the loader saw it; used only when the app has no `allowedOrigins`. */
   origin: string;
-  form: 'popup' | 'overlay';
+  form: WidgetForm;
+}
+
+/**
+ * The loader's side: the upload page's address, its query (UploadPageQuery) from checked options;
+ * an undefined option stays off. `origin` is that of the window that will hold the container.
+ * `byOption` is any table keyed by exactly the PAGE_OPTIONS, in their order: the loader passes
+ * its rules, so its byte budget carries no second list of the names.
+ */
+export function uploadPageUrl(
+  serviceBase: string,
+  options: { [K in PageOption]?: string | boolean },
+  byOption: Record<PageOption, unknown>,
+  channel: string,
+  origin: string,
+  form: WidgetForm,
+): string {
+  const query = new URLSearchParams({ channel, origin, form } satisfies Partial<UploadPageQuery>);
+  for (const key in byOption) if (options[key as PageOption] !== undefined) query.set(key, `${options[key as PageOption]}`);
+  return `${serviceBase}${UPLOAD_PAGE_PATH}?${query}`;
+}
+
+/** The options of an upload page query as the service reads them back, defaults applied. */
+export interface PageOptions {
+  uploadType: UploadType;
+  needHandleSepcial: boolean;
+  /** Absent: the service picks the browser's language. */
+  lang: WidgetLanguage | undefined;
+  form: WidgetForm;
+  look: UploaderLook;
+}
+
+/** How the uploader looks: the `theme`, `accentColor` and `radius` options (absent: the uploader's own). */
+export interface UploaderLook {
+  theme: WidgetTheme;
+  accentColor?: string;
+  radius?: string;
+}
+
+/** A refused query with the service's code: 101 missing, 106 not one of the allowed values. */
+export interface PageQueryProblem {
+  code: '101' | '106';
+  detail: string;
+}
+
+/**
+ * The decoded parameters: name, allowed values (a list, or a shape), default (none: the parameter
+ * is optional, or for `form` required).
+ */
+const QUERY_VALUES = [
+  ['uploadType', UPLOAD_TYPES, 'flash'],
+  ['needHandleSepcial', ['true', 'false'], 'false'],
+  ['lang', WIDGET_LANGUAGES, undefined],
+  ['theme', WIDGET_THEMES, 'auto'],
+  ['accentColor', VALUE_SHAPES.colour, undefined],
+  ['radius', VALUE_SHAPES.length, undefined],
+  ['form', WIDGET_FORMS, undefined],
+] as const satisfies readonly (readonly [keyof UploadPageQuery, readonly string[] | (typeof VALUE_SHAPES)[keyof typeof VALUE_SHAPES], string | undefined])[];
+
+function problemWith(allowed: (typeof QUERY_VALUES)[number][1], raw: string): string | undefined {
+  if (allowed[0] instanceof RegExp) return allowed[0].test(raw) ? undefined : `must be ${allowed[1]}`;
+  return (allowed as readonly string[]).includes(raw) ? undefined : `must be one of ${allowed.join(', ')}`;
+}
+
+/**
+ * The service's side: reads back what {@link uploadPageUrl} wrote (the signed values, channel
+ * and origin are the service's to check). `get` may throw for a repeated parameter.
+ */
+export function decodePageOptions(
+  get: (name: keyof UploadPageQuery) => string | undefined,
+): { ok: true; options: PageOptions } | { ok: false; problem: PageQueryProblem } {
+  const values: Partial<Record<keyof UploadPageQuery, string>> = {};
+  for (const [name, allowed, fallback] of QUERY_VALUES) {
+    const raw = get(name)?.trim();
+    const problem = raw === undefined || raw === '' ? undefined : problemWith(allowed, raw);
+    if (problem) return { ok: false, problem: { code: '106', detail: `${name} ${problem}` } };
+    values[name] = raw || fallback;
+  }
+  if (values.form === undefined) return { ok: false, problem: { code: '101', detail: 'form' } };
+  const options = {
+    uploadType: values.uploadType as UploadType,
+    needHandleSepcial: values.needHandleSepcial === 'true',
+    lang: values.lang as WidgetLanguage | undefined,
+    form: values.form as WidgetForm,
+    look: { theme: values.theme as WidgetTheme, accentColor: values.accentColor, radius: values.radius },
+  };
+  return { ok: true, options };
 }
 
 /** An upload already started for this video, so the uploader can resume it when the same file is chosen. */
@@ -40,16 +140,27 @@ export interface UploadPageBoot {
   channel: string;
   /** Exact origin to post messages to. */
   hostOrigin: string;
-  form: 'popup' | 'overlay';
+  form: WidgetForm;
   /** The config's `lang`, else the browser's first language (Accept-Language). */
   lang: WidgetLanguage;
+  look: UploaderLook;
   /** Absolute URL of the tus endpoint. */
   tusEndpoint: string;
   /** Signed, expiring ticket bound to this app and video; sent as the `Upload-Ticket` header on every tus request. */
   ticket: string;
   /** Largest accepted file in bytes for this uploadType. */
   maxFileSize: number;
+  /** Largest tus PATCH body in bytes, for a service behind a proxy that caps request bodies; 0: no limit, the file goes in one request. */
+  uploadChunkBytes: number;
   resume: ResumeState | null;
+}
+
+/** Where the uploader asks, with its ticket, how processing goes after the upload (same origin). */
+export const STATUS_PATH = '/UploadWidget/Status';
+
+/** The reply of {@link STATUS_PATH}: the video's status as the API reports it (1 ready, 5/6 processing, 7 failed). */
+export interface ProcessingStatusReply {
+  VideoStatus: number;
 }
 
 /** Header that carries the ticket on tus requests. */

@@ -1,10 +1,47 @@
 /**
- * Public types of `openUpload(config)`: the spec's option table, spelled as there
- * (`needHandleSepcial` included), plus the npm module's `serviceUrl`.
+ * The options of `openUpload(config)`, named once for the loader, the upload page's query, the
+ * service and the public types: the spec's option table, spelled as there (`needHandleSepcial`
+ * included), plus the npm module's `serviceUrl` and `form`.
  */
 
-export type UploadType = 'flash' | 'silverlight';
-export type WidgetLanguage = 'en' | 'zh-CN';
+export const UPLOAD_TYPES = ['flash', 'silverlight'] as const;
+export type UploadType = (typeof UPLOAD_TYPES)[number];
+export const WIDGET_LANGUAGES = ['en', 'zh-CN', 'zh-TW'] as const;
+export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];
+export const WIDGET_THEMES = ['auto', 'light', 'dark'] as const;
+/** `auto` follows the system's `prefers-color-scheme`. */
+export type WidgetTheme = (typeof WIDGET_THEMES)[number];
+
+/**
+ * The uploader's language for a browser language tag (navigator.language, or Accept-Language's
+ * first): Traditional Chinese for Taiwan, Hong Kong, Macau and `zh-Hant`, Simplified for other
+ * Chinese, else English.
+ */
+export function languageOf(tag: string): WidgetLanguage {
+  const chinese = /^\s*zh\b(-(tw|hk|mo|hant)\b)?/i.exec(tag);
+  return chinese ? (chinese[1] ? 'zh-TW' : 'zh-CN') : 'en';
+}
+
+/** Option values checked by shape, with the words both the loader and the service use to say what was expected. */
+export const VALUE_SHAPES = {
+  /** Non-negative only: a negative offset would push the layer out of sight, a negative radius means nothing. */
+  length: [/^(0|\d*\.?\d+(px|%|em|rem|vw|vh|vmin|vmax|ch|ex|pt|pc|cm|mm|in))$/i, 'a CSS length such as "120px" or "10%"'],
+  colour: [/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, 'a hex colour such as "#2563eb"'],
+} as const satisfies Record<string, readonly [RegExp, string]>;
+export const WIDGET_FORMS = ['popup', 'overlay'] as const;
+/** The popup window, or the overlay layer with an iframe. */
+export type WidgetForm = (typeof WIDGET_FORMS)[number];
+
+/**
+ * The options the upload page takes too (they travel on its address), in the spec table's order,
+ * so the first problem the loader reports is the one the service would report. The first four
+ * are required.
+ */
+export const PAGE_OPTIONS = ['appId', 'timestamp', 'token', 'videoId', 'uploadType', 'needHandleSepcial', 'lang', 'theme', 'accentColor', 'radius'] as const;
+export type PageOption = (typeof PAGE_OPTIONS)[number];
+/** Options of the overlay form only; the service never sees them. */
+export const OVERLAY_OPTIONS = ['isTop', 'left', 'top'] as const;
+export const HANDLERS = ['onSuccess', 'onFailure', 'onError'] as const;
 
 /** Sent to `onSuccess` once the service has stored the whole file. */
 export interface UploadSuccessInfo {
@@ -71,8 +108,14 @@ export interface BaseUploadConfig extends UploadEventHandlers {
   uploadType?: UploadType;
   /** true: the service keeps the source as the only play file instead of transcoding. @default false */
   needHandleSepcial?: boolean;
-  /** Text language. @default the browser's language: Chinese when it starts with "zh", else English */
+  /** Text language. @default the browser's language: Traditional Chinese for zh-TW/zh-HK/zh-Hant, Simplified for other Chinese, else English */
   lang?: WidgetLanguage;
+  /** Light or dark colours. @default 'auto' (the system's) */
+  theme?: WidgetTheme;
+  /** The uploader's accent (buttons, bar), a hex colour such as "#0f766e". @default a blue */
+  accentColor?: string;
+  /** Corner radius of buttons and panels, a CSS length such as "4px". @default '8px' */
+  radius?: string;
 }
 
 /** Overlay-only options. */
@@ -93,7 +136,7 @@ export interface ModuleOptions {
   /** The service's base URL, e.g. "https://video.example.com". Required for the npm module. */
   serviceUrl: string;
   /** Which container to open. @default 'popup' */
-  form?: 'popup' | 'overlay';
+  form?: WidgetForm;
 }
 
 /** What `openUpload` returns: a handle to close the widget from code. */

@@ -1,4 +1,4 @@
-import type { ModuleUploadConfig, UploadWidgetHandle } from '../shared/widgetConfig';
+import { WIDGET_FORMS, type ModuleUploadConfig, type UploadWidgetHandle } from '../shared/widgetConfig';
 import { openWidget } from './loader/openUpload';
 
 export type * from '../shared/widgetConfig';
@@ -22,6 +22,6 @@ function serviceBase(value: unknown): string {
 export function openUpload(config: ModuleUploadConfig): UploadWidgetHandle {
   if (typeof config !== 'object' || config === null) throw new TypeError('openUpload: expected a configuration object');
   const { serviceUrl, form = 'popup', ...widgetConfig } = config;
-  if (form !== 'popup' && form !== 'overlay') throw new RangeError(`openUpload: \`form\` must be "popup" or "overlay", got ${JSON.stringify(form)}`);
+  if (!WIDGET_FORMS.includes(form)) throw new RangeError(`openUpload: \`form\` must be "popup" or "overlay", got ${JSON.stringify(form)}`);
   return openWidget(widgetConfig, { serviceBase: serviceBase(serviceUrl), form });
 }

@@ -27,7 +27,7 @@ export async function makeTestVideo(dir: string, name: string, options: TestVide
   return file;
 }
 
-export interface ProbedStream {
+interface ProbedStream {
   codec_type: string;
   codec_name: string;
   width?: number;

@@ -9,14 +9,14 @@ import { videoDetail } from './videoRecord';
 
 /** GET /Api/Video/Get. Another app's video is reported as unknown, so ids cannot be probed across apps. */
 export function getVideoHandler(service: ServiceContext) {
-  return ({ res, url }: RequestContext): void => {
+  return async ({ res, url }: RequestContext): Promise<void> => {
     const params = new Params(url.searchParams);
     const app = authenticateParams(service, params);
     const id = params.require('Id');
-    const video = service.videos.get(id);
-    if (!video || video.app_id !== app.appId) throw new ApiError('UNKNOWN_VIDEO', id);
+    const video = await service.stores.videos.get(id);
+    if (!video || video.appId !== app.appId) throw new ApiError('UNKNOWN_VIDEO', id);
     const { publicUrl, timeZone } = service.config;
-    const files = video.status === 1 ? playFileList(publicUrl, service.videos.playFiles(video.id)) : [];
+    const files = video.status === 1 ? playFileList(publicUrl, video.id, await service.stores.playFiles.forVideo(video.id)) : [];
     sendOk(res, {
       Video: videoDetail(video, publicUrl, timeZone),
       MediaSever: mediaServer(publicUrl, video, files),

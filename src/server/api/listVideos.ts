@@ -14,7 +14,7 @@ import { videoRecord } from './videoRecord';
  * caller itself or listed in the caller's `readableApps`).
  */
 export function listVideosHandler(service: ServiceContext, byAId: boolean) {
-  return ({ res, url }: RequestContext): void => {
+  return async ({ res, url }: RequestContext): Promise<void> => {
     const params = new Params(url.searchParams);
     const app = authenticateParams(service, params);
     // Stored names were cut to 50 code points, so the query is cut the same way to find them.
@@ -27,8 +27,8 @@ export function listVideosHandler(service: ServiceContext, byAId: boolean) {
       }
     }
     const { pageIndex, pageSize } = readPaging((name) => params.get(name));
-    const page = service.videos.listByUser(owner, createUser, pageIndex, pageSize);
+    const page = await service.stores.videos.listByUser(owner, createUser, pageIndex, pageSize);
     const { publicUrl, timeZone } = service.config;
-    sendOk(res, { Total: page.total, VideoList: page.rows.map((row) => videoRecord(row, publicUrl, timeZone)) });
+    sendOk(res, { Total: page.total, VideoList: page.videos.map((video) => videoRecord(video, publicUrl, timeZone)) });
   };
 }

@@ -1,5 +1,6 @@
 import { ApiError } from '../errors';
 import { isHttpUrl } from '../http/urls';
+import type { Video } from '../storage/videos';
 
 /** Maximum lengths of the Post model, in Unicode code points (spec, Limits). */
 export const POST_LIMITS = {
@@ -48,15 +49,8 @@ export function normalizeTags(raw: string): string {
   return cutToCodePoints(tags.join(','), POST_LIMITS.Tags).replace(/,+$/, '');
 }
 
-export interface PostModel {
-  title: string;
-  description: string;
-  tags: string;
-  actors: string;
-  createUser: string;
-  sourceGetType: 1 | 2;
-  sourcePath: string;
-}
+/** The fields a registration stores, named as the video store names them. */
+export type PostModel = Pick<Video, 'title' | 'description' | 'tags' | 'actors' | 'createUser' | 'sourceGetType' | 'sourcePath'>;
 
 /** Reads one optional form field; the same name given twice is refused rather than guessed. */
 export type FieldReader = (name: string) => string | undefined;

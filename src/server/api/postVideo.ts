@@ -1,42 +1,47 @@
 import { randomUUID } from 'node:crypto';
-import { authenticateParams } from '../auth/authenticate';
+import { authenticateParams, type ParamSource } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
 import { Params, readFormBody } from '../http/params';
 import { sendOk } from '../http/reply';
 import type { RequestContext } from '../http/router';
+import type { Stores } from '../storage/stores';
 import { VideoStatus } from '../storage/videos';
 import { parsePostModel } from './postModel';
 
 /**
  * Called for each registered video, so a type-2 download can be queued (set by the processing part).
- * It runs inside the registration's transaction: when it throws, no video row is left behind.
+ * It runs inside the registration's transaction and writes through `tx`: when it throws, no video
+ * row is left behind.
  */
-export type OnRegistered = (videoId: string, sourceGetType: 1 | 2) => void;
+export type OnRegistered = (tx: Stores, videoId: string, sourceGetType: 1 | 2) => Promise<void>;
+
+/**
+ * The one registration behind `POST /Api/Video/Post` and the SOAP `Post` operation: both only
+ * map their wire format to named parameters, so authentication, the Post model rules and the
+ * side effects cannot drift apart. Returns the new VideoId; failures are ApiErrors.
+ */
+export async function registerVideo(service: ServiceContext, onRegistered: OnRegistered, params: ParamSource): Promise<string> {
+  const app = authenticateParams(service, params);
+  const model = parsePostModel((name) => params.get(name));
+  const id = randomUUID();
+  await service.stores.transaction(async (tx) => {
+    await tx.videos.insert({
+      ...model,
+      id,
+      appId: app.appId,
+      status: model.sourceGetType === 1 ? VideoStatus.NotUploaded : VideoStatus.WaitingForDownload,
+      createdAt: service.now(),
+    });
+    await onRegistered(tx, id, model.sourceGetType);
+  });
+  service.log.info('video registered', { videoId: id, appId: app.appId, sourceGetType: model.sourceGetType });
+  return id;
+}
 
 /** POST /Api/Video/Post: AppId, Timestamp and Token may travel in the query string or the form body. */
-export function postVideoHandler(service: ServiceContext, onRegistered: OnRegistered = () => {}) {
+export function postVideoHandler(service: ServiceContext, onRegistered: OnRegistered = async () => {}) {
   return async ({ req, res, url }: RequestContext): Promise<void> => {
     const params = new Params(url.searchParams, await readFormBody(req));
-    const app = authenticateParams(service, params);
-    const model = parsePostModel((name) => params.get(name));
-    const id = randomUUID();
-    service.db.transaction(() => {
-      service.videos.insert({
-        id,
-        appId: app.appId,
-        title: model.title,
-        description: model.description,
-        tags: model.tags,
-        actors: model.actors,
-        createUser: model.createUser,
-        sourceGetType: model.sourceGetType,
-        sourcePath: model.sourcePath,
-        status: model.sourceGetType === 1 ? VideoStatus.NotUploaded : VideoStatus.WaitingForDownload,
-        createdAt: service.now(),
-      });
-      onRegistered(id, model.sourceGetType);
-    })();
-    service.log.info('video registered', { videoId: id, appId: app.appId, sourceGetType: model.sourceGetType });
-    sendOk(res, { VideoId: id });
+    sendOk(res, { VideoId: await registerVideo(service, onRegistered, params) });
   };
 }

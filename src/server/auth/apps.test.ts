@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { AppsFileError, createAppRegistry, demoApp, loadAppsFile, parseApps } from './apps';
 
 describe('parseApps', () => {
@@ -41,6 +41,7 @@ describe('parseApps', () => {
     ['a callbackUrl that is not http(s)', [{ appId: 'a', appSecret: 'x', callbackUrl: 'ftp://a/b' }], 'APPS_FILE[0].callbackUrl must be an http(s) URL'],
     ['allowedOrigins that are not a list', [{ appId: 'a', appSecret: 'x', allowedOrigins: 'https://a' }], 'APPS_FILE[0].allowedOrigins must be an array'],
     ['an allowed origin with a path', [{ appId: 'a', appSecret: 'x', allowedOrigins: ['https://a.example/page'] }], 'is not an origin'],
+    ['an allowed origin whose host adds a CSP directive', [{ appId: 'a', appSecret: 'x', allowedOrigins: ['http://x;sandbox'] }], 'is not an origin'],
     ['readableApps with an empty id', [{ appId: 'a', appSecret: 'x', readableApps: [''] }], 'APPS_FILE[0].readableApps must be an array of appIds'],
     ['a misspelt key', [{ appId: 'a', appSecret: 'x', callbackURL: 'https://a' }], 'APPS_FILE[0] has unknown key(s) "callbackURL"'],
   ])('refuses %s with a message naming the place', (_name, json, message) => {
@@ -51,6 +52,7 @@ describe('parseApps', () => {
 
 describe('loadAppsFile', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ovu-apps-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('names the file when it cannot be read', () => {
     expect(() => loadAppsFile(join(dir, 'missing.json'))).toThrowError(/APPS_FILE .*missing\.json cannot be read/);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { isHttpUrl } from '../http/urls';
+import { isHttpUrl, isOrigin } from '../http/urls';
 
 /** One registered application, as listed in `APPS_FILE`. */
 export interface AppRecord {
@@ -63,7 +63,7 @@ export function parseApps(json: unknown): AppRecord[] {
     if (allowedOrigins !== undefined) {
       if (!isStringArray(allowedOrigins)) throw new AppsFileError(`${where}.allowedOrigins must be an array of origins`);
       for (const origin of allowedOrigins) {
-        if (!isHttpUrl(origin) || new URL(origin).origin !== origin) {
+        if (!isOrigin(origin)) {
           throw new AppsFileError(`${where}.allowedOrigins: "${origin}" is not an origin like https://example.com`);
         }
       }

@@ -21,7 +21,7 @@ export function isTimestampShape(timestamp: string): boolean {
 }
 
 /** The spec allows 600 s either side of the server's clock. */
-export const TIMESTAMP_TOLERANCE_SECONDS = 600;
+const TIMESTAMP_TOLERANCE_SECONDS = 600;
 
 export function timestampInWindow(timestamp: string, nowMs: number): boolean {
   const seconds = Number(timestamp);

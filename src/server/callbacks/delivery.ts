@@ -1,8 +1,10 @@
 import type { ServiceContext } from '../context';
+import { systemResolver } from '../net/vettedHost';
 import { callbackRequest, SIGNATURE_HEADER } from './payload';
 import { postForm } from './post';
 import { retryDelayMs } from './retrySchedule';
-import { CallbackStore, type PendingCallback } from './store';
+import type { PendingCallback } from '../storage/callbacks';
+import { callbackAddressPolicy, vetCallbackUrl, type CallbackTarget } from './target';
 
 export interface CallbackDelivery {
   /** Cuts in-flight requests short (those tries do not count) and waits for them to settle. */
@@ -20,55 +22,70 @@ const MAX_WAKE_MS = 2 ** 31 - 1;
  * Delivers the status callbacks `markProcessed` queues, at least once: due rows are read from
  * the database (so rows left by a previous run go out at start), at most `callbackConcurrency`
  * requests run at once and never two for one row, failures are retried on the backoff of
- * `retryDelayMs` and given up after `callbackMaxAttempts`. Log lines name the video, app,
+ * `retryDelayMs` and given up after `callbackMaxAttempts`. A callbackUrl whose host resolves to
+ * an address `callbackUrlAllowPrivate` refuses is given up at once. Log lines name the video, app,
  * attempt and HTTP status or error, never the URL, the Token or the secret.
  */
 export function startCallbackDelivery(service: ServiceContext): CallbackDelivery {
   const { config, log } = service;
-  const store = new CallbackStore(service.db);
+  const policy = callbackAddressPolicy(config);
+  const store = service.stores.callbacks;
   const inFlight = new Map<number, Promise<void>>();
   const stopping = new AbortController();
   let timer: NodeJS.Timeout | undefined;
 
   async function deliver(row: PendingCallback): Promise<void> {
-    const fields = { videoId: row.video_id, appId: row.app_id, videoStatus: row.video_status };
-    const app = service.apps.get(row.app_id);
+    const fields = { videoId: row.videoId, appId: row.appId, videoStatus: row.videoStatus };
+    const app = service.apps.get(row.appId);
     if (!app?.callbackUrl) {
       // Nothing to retry: only a new APPS_FILE could change this, and it is read at start-up.
       const reason = app ? 'no callbackUrl' : 'app no longer in APPS_FILE';
-      store.giveUp(row.id, reason, service.now());
+      await store.giveUp(row.id, reason, service.now());
       log.info(`callback not sent: ${reason}`, fields);
       return;
     }
     const startedAt = service.now();
-    if (!store.claim(row.id, startedAt, startedAt + config.callbackTimeoutMs + CLAIM_MARGIN_MS)) return;
+    if (!(await store.claim(row.id, startedAt, startedAt + config.callbackTimeoutMs + CLAIM_MARGIN_MS))) return;
     const attempt = row.attempts + 1;
-    const request = callbackRequest(app, row.video_id, row.video_status, startedAt);
-    const outcome = await postForm(app.callbackUrl, request.body, { [SIGNATURE_HEADER]: request.signature }, config.callbackTimeoutMs, stopping.signal);
+    const vetted = await vetCallbackUrl(app.callbackUrl, policy, systemResolver);
+    // The claim covers the request's limit plus CLAIM_MARGIN_MS: after a slower lookup the request
+    // could outlive it, and another instance could send the same callback meanwhile.
+    const target: CallbackTarget =
+      vetted.ok && service.now() - startedAt > CLAIM_MARGIN_MS ? { ok: false, retry: true, error: 'the callbackUrl lookup took too long' } : vetted;
+    if (!target.ok && !target.retry) {
+      await store.giveUp(row.id, target.error, service.now());
+      // The log names the reason, never the URL or the address, as for every callback line.
+      log.error('callback refused by the address policy', { ...fields, error: target.error });
+      return;
+    }
+    const request = callbackRequest(app, row.videoId, row.videoStatus, startedAt);
+    const outcome = target.ok
+      ? await postForm(app.callbackUrl, request.body, { [SIGNATURE_HEADER]: request.signature }, config.callbackTimeoutMs, stopping.signal, target.lookup)
+      : target;
     const now = service.now();
     if (outcome.ok && outcome.status >= 200 && outcome.status <= 299) {
-      store.delivered(row.id, now);
+      await store.delivered(row.id, now);
       log.info('callback delivered', { ...fields, attempt, httpStatus: outcome.status });
       return;
     }
     if (stopping.signal.aborted) {
-      store.release(row.id, now);
+      await store.release(row.id, now);
       return;
     }
     const error = outcome.ok ? `HTTP ${outcome.status}` : outcome.error;
     if (attempt >= config.callbackMaxAttempts) {
-      store.giveUp(row.id, error, now);
+      await store.giveUp(row.id, error, now);
       log.error('callback given up', { ...fields, attempts: attempt, error });
       return;
     }
     const delay = retryDelayMs(attempt, config.callbackRetryBaseMs);
-    store.retryAt(row.id, now + delay, error, now);
+    await store.retryAt(row.id, now + delay, error, now);
     log.warn('callback attempt failed', { ...fields, attempt, error, retryInMs: delay });
   }
 
   function start(row: PendingCallback): void {
     const work = deliver(row)
-      .catch((error: unknown) => log.error('callback delivery crashed', { videoId: row.video_id, error: String(error) }))
+      .catch((error: unknown) => log.error('callback delivery crashed', { videoId: row.videoId, error: String(error) }))
       .finally(() => {
         inFlight.delete(row.id);
         pump();
@@ -76,23 +93,58 @@ export function startCallbackDelivery(service: ServiceContext): CallbackDelivery
     inFlight.set(row.id, work);
   }
 
+  /** One pass at a time; a pump asked for meanwhile runs once the current one ends. */
+  let pumping: Promise<void> | undefined;
+  let pumpAgain = false;
   function pump(): void {
+    if (pumping) {
+      pumpAgain = true;
+      return;
+    }
+    pumping = pumpOnce()
+      .catch((error: unknown) => log.error('callback queue could not be read', { error: String(error) }))
+      .finally(() => {
+        pumping = undefined;
+        if (pumpAgain) {
+          pumpAgain = false;
+          pump();
+        }
+      });
+  }
+
+  async function pumpOnce(): Promise<void> {
     if (stopping.signal.aborted) return;
     clearTimeout(timer);
     timer = undefined;
     const free = config.callbackConcurrency - inFlight.size;
     if (free <= 0) return; // a finishing request pumps again
-    // A row in flight is not due (its claim moved next_attempt_at), so it cannot be picked twice.
-    for (const row of store.due(service.now(), free)) start(row);
-    const next = store.nextAttemptAt();
-    if (next === undefined) return;
+    // A row in flight is skipped until its claim has moved next_attempt_at.
+    for (const row of await store.due(service.now(), free + inFlight.size)) {
+      if (inFlight.size >= config.callbackConcurrency) break;
+      if (!inFlight.has(row.id)) start(row);
+    }
+    const next = await store.nextAttemptAt();
+    if (next === undefined || stopping.signal.aborted) return;
     const wait = Math.min(Math.max(next - service.now(), MIN_WAKE_MS), MAX_WAKE_MS);
     timer = setTimeout(pump, wait);
     // The HTTP server keeps the process alive; a pending retry alone should not.
     timer.unref();
   }
 
-  const onQueued = () => pump();
+  /**
+   * `markProcessed` announces a callback only once its transaction has committed (afterCommit),
+   * so the row is there to read; a rolled-back step announces nothing. Announcements in one
+   * turn of the event loop make one pump.
+   */
+  let pumpScheduled = false;
+  const onQueued = () => {
+    if (pumpScheduled) return;
+    pumpScheduled = true;
+    setImmediate(() => {
+      pumpScheduled = false;
+      pump();
+    });
+  };
   service.signals.on('callbackQueued', onQueued);
   pump();
 
@@ -101,6 +153,7 @@ export function startCallbackDelivery(service: ServiceContext): CallbackDelivery
       stopping.abort();
       clearTimeout(timer);
       service.signals.off('callbackQueued', onQueued);
+      await pumping;
       await Promise.all(inFlight.values());
     },
   };

@@ -1,13 +1,14 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 
 export type PostOutcome = { ok: true; status: number } | { ok: false; error: string };
 
 /**
  * One POST, no redirects followed (a 3xx is an answer like any other non-2xx), settled when the
  * reply headers arrive or `timeoutMs` passes. `stop` aborts it with the error `stopped`.
- * The callback URL comes from the operator's APPS_FILE, not from an API caller, so unlike
- * source downloads it may name a private address (an app backend on the same network).
+ * `lookup` answers with the addresses already vetted for the URL's host, so the socket connects
+ * to what was checked.
  */
 export function postForm(
   url: string,
@@ -15,6 +16,7 @@ export function postForm(
   headers: Record<string, string>,
   timeoutMs: number,
   stop: AbortSignal,
+  lookup: LookupFunction,
 ): Promise<PostOutcome> {
   const target = new URL(url);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -23,6 +25,7 @@ export function postForm(
     const req = send(target, {
       method: 'POST',
       agent: false,
+      lookup,
       signal: AbortSignal.any([stop, timeout]),
       headers: {
         'content-type': 'application/x-www-form-urlencoded',

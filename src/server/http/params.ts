@@ -32,15 +32,19 @@ export class Params {
   }
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * Buffers a request body of at most `limit` bytes (`what` names it in the error), refusing a
+ * larger one as soon as its declared or received size says so. Shared by the form API and SOAP.
+ */
+export async function readBody(req: IncomingMessage, limit: number, what = 'form body'): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) throw new ApiError('PAYLOAD_TOO_LARGE', `form body over ${limit} bytes`);
+  if (declared > limit) throw new ApiError('PAYLOAD_TOO_LARGE', `${what} over ${limit} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
   try {
     for await (const chunk of req as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > limit) throw new ApiError('PAYLOAD_TOO_LARGE', `form body over ${limit} bytes`);
+      if (size > limit) throw new ApiError('PAYLOAD_TOO_LARGE', `${what} over ${limit} bytes`);
       chunks.push(chunk);
     }
   } catch (error) {

@@ -1,15 +1,11 @@
 import type { ServerResponse } from 'node:http';
+import type { AuthMsg } from '../../shared/apiReplies';
 import { ERRORS, type ApiError } from '../errors';
-
-export interface AuthMsg {
-  ResultCode: string;
-  ResultMessage: string;
-}
 
 export const OK_AUTH_MSG: AuthMsg = { ResultCode: ERRORS.OK.code, ResultMessage: ERRORS.OK.message };
 
 /** Headers every reply carries: no sniffing, no caching of signed answers. */
-const BASE_HEADERS = {
+export const BASE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'Cache-Control': 'no-store',
 } as const;

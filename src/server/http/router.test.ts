@@ -22,14 +22,14 @@ function failure(method: string, path: string): ErrorName | undefined {
 
 describe('matchRoute', () => {
   it('finds exact paths by method, and lets HEAD use a GET route', () => {
-    expect(matchRoute(routes, 'GET', '/Api/Video/Get')).toBe(get);
-    expect(matchRoute(routes, 'HEAD', '/Api/Video/Get')).toBe(get);
-    expect(matchRoute(routes, 'POST', '/Api/Video/Post')).toBe(post);
+    expect(matchRoute(routes, 'GET', '/Api/Video/Get').handler).toBe(get);
+    expect(matchRoute(routes, 'HEAD', '/Api/Video/Get').handler).toBe(get);
+    expect(matchRoute(routes, 'POST', '/Api/Video/Post').handler).toBe(post);
   });
 
   it('matches a prefix route and its bare folder', () => {
-    expect(matchRoute(routes, 'GET', '/Scripts/UploadWidget/initUploadWidget.js')).toBe(scripts);
-    expect(matchRoute(routes, 'GET', '/Scripts')).toBe(scripts);
+    expect(matchRoute(routes, 'GET', '/Scripts/UploadWidget/initUploadWidget.js').handler).toBe(scripts);
+    expect(matchRoute(routes, 'GET', '/Scripts').handler).toBe(scripts);
     expect(failure('GET', '/ScriptsX')).toBe('NOT_FOUND');
   });
 

@@ -31,7 +31,7 @@ export function requestUrl(target: string | undefined): URL | undefined {
 }
 
 /** Finds the route for a request; a known path with another method is 405, an unknown path 404. */
-export function matchRoute(routes: readonly Route[], method: string, pathname: string): Handler {
+export function matchRoute(routes: readonly Route[], method: string, pathname: string): Route {
   let pathKnown = false;
   for (const route of routes) {
     const matches = route.path.endsWith('/*')
@@ -40,7 +40,7 @@ export function matchRoute(routes: readonly Route[], method: string, pathname: s
     if (!matches) continue;
     pathKnown = true;
     if (route.method === 'ANY' || route.method === method || (route.method === 'GET' && method === 'HEAD')) {
-      return route.handler;
+      return route;
     }
   }
   if (pathKnown) throw new ApiError('METHOD_NOT_ALLOWED', method);

@@ -1,14 +1,10 @@
-import { join, resolve, sep } from 'node:path';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 import type { RequestContext } from '../http/router';
 import { isPictureSize, sizedPictureFile, type PictureSize } from '../processing/pictures';
-import { VideoStatus, type VideoRow } from '../storage/videos';
-import { contentTypeOf } from './contentType';
-import { mediaDir } from './paths';
-import { sendFile } from './sendFile';
+import { VideoStatus, type Video } from '../storage/videos';
 
-export const MEDIA_PREFIX = '/Media/';
+const MEDIA_PREFIX = '/Media/';
 
 const VIDEO_ID = /^[A-Za-z0-9-]{1,64}$/;
 /** A plain name: no separator, no `..`, and no leading dot (work folders and partial files start with one). */
@@ -41,13 +37,13 @@ function pictureSize(url: URL): PictureSize | undefined {
  * original only while the video is in status 1, the only state in which their URLs are published.
  * Any other name, even of a file that exists in the folder, is unknown.
  */
-function servedFile(service: ServiceContext, video: VideoRow, file: string, size: PictureSize | undefined): string {
-  if (video.poster_file !== '' && file === video.poster_file) {
+async function servedFile(service: ServiceContext, video: Video, file: string, size: PictureSize | undefined): Promise<string> {
+  if (video.posterFile !== '' && file === video.posterFile) {
     return size === undefined ? file : sizedPictureFile(size);
   }
   const published =
     video.status === VideoStatus.Normal &&
-    (file === video.source_file || service.videos.playFiles(video.id).some((play) => play.file === file));
+    (file === video.sourceFile || (await service.stores.playFiles.forVideo(video.id)).some((play) => play.file === file));
   if (!published) throw notFound();
   if (size !== undefined) throw new ApiError('INVALID_PARAMETER', 't applies only to the picture (PicSavePath)');
   return file;
@@ -66,13 +62,8 @@ export function mediaHandler(service: ServiceContext) {
     const videoId = decodeSegment(segments[0]!);
     const file = decodeSegment(segments[1]!);
     if (!VIDEO_ID.test(videoId) || !FILE_NAME.test(file) || file.includes('..')) throw notFound();
-    const video = service.videos.get(videoId);
+    const video = await service.stores.videos.get(videoId);
     if (!video) throw notFound();
-
-    const dir = resolve(mediaDir(service.config.dataDir, video.id));
-    const path = resolve(join(dir, servedFile(service, video, file, size)));
-    // The names were checked above; this guards against any later change to how they are built.
-    if (!path.startsWith(dir + sep)) throw notFound();
-    await sendFile(req, res, path, contentTypeOf(path));
+    await service.files.send(req, res, video.id, await servedFile(service, video, file, size));
   };
 }

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../errors';
 import { ifNoneMatchHits } from '../http/conditional';
@@ -42,18 +43,27 @@ async function openRegularFile(path: string): Promise<FileHandle> {
   return handle;
 }
 
+/** One stored file as the reply needs it: its validators and a way to read a byte range of it. */
+export interface StoredFile {
+  size: number;
+  etag: string;
+  lastModified: Date;
+  /** The bytes `start`…`end` (inclusive). */
+  read(start: number, end: number): Promise<Readable>;
+  /** Releases what was opened for the file when no read was made. */
+  close(): Promise<void>;
+}
+
 /**
- * Answers GET or HEAD with one file, streamed from an open descriptor (never read whole), with
- * validators, conditional replies (304) and a single byte range (206, or 416 when it starts past
- * the end), so a `<video>` element can seek.
+ * Answers GET or HEAD with one stored file, streamed (never read whole), with validators,
+ * conditional replies (304) and a single byte range (206, or 416 when it starts past the end),
+ * so a `<video>` element can seek.
  */
-export async function sendFile(req: IncomingMessage, res: ServerResponse, path: string, contentType: string): Promise<void> {
-  const handle = await openRegularFile(path);
+export async function sendStored(req: IncomingMessage, res: ServerResponse, file: StoredFile, contentType: string): Promise<void> {
   let streaming = false;
   try {
-    const { size, mtimeMs, mtime } = await handle.stat();
-    const etag = entityTag(size, mtimeMs);
-    const lastModified = mtime.toUTCString();
+    const { size, etag } = file;
+    const lastModified = file.lastModified.toUTCString();
     const headers: Record<string, string | number> = {
       'Content-Type': contentType,
       'Accept-Ranges': 'bytes',
@@ -62,7 +72,7 @@ export async function sendFile(req: IncomingMessage, res: ServerResponse, path: 
       'Cache-Control': CACHE_CONTROL,
       'X-Content-Type-Options': 'nosniff',
     };
-    if (notModified(req, etag, mtimeMs)) {
+    if (notModified(req, etag, file.lastModified.getTime())) {
       res.writeHead(304, headers).end();
       return;
     }
@@ -74,17 +84,40 @@ export async function sendFile(req: IncomingMessage, res: ServerResponse, path: 
     const start = range.kind === 'part' ? range.start : 0;
     const end = range.kind === 'part' ? range.end : size - 1;
     if (range.kind === 'part') headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
+    // The body is opened before the head is sent, so a store that fails here still gets an error reply.
+    const body = req.method === 'HEAD' || size === 0 ? undefined : await file.read(start, end);
+    streaming = body !== undefined;
     headers['Content-Length'] = end - start + 1;
     res.writeHead(range.kind === 'part' ? 206 : 200, headers);
-    if (req.method === 'HEAD' || size === 0) {
+    if (!body) {
       res.end();
       return;
     }
-    streaming = true;
     // A viewer who seeks or leaves closes the connection mid-file; that is not an error worth a log line.
-    await pipeline(handle.createReadStream({ start, end }), res).catch(() => undefined);
+    await pipeline(body, res).catch(() => undefined);
   } finally {
-    // The read stream closes the descriptor itself once it has been handed over.
-    if (!streaming) await handle.close();
+    // A read stream closes what it read from itself once it has been handed over.
+    if (!streaming) await file.close();
   }
+}
+
+/** Answers GET or HEAD with one file under DATA_DIR, read from an open descriptor. */
+export async function sendFile(req: IncomingMessage, res: ServerResponse, path: string, contentType: string): Promise<void> {
+  const handle = await openRegularFile(path);
+  const { size, mtimeMs, mtime } = await handle.stat().catch(async (error: unknown) => {
+    await handle.close();
+    throw error;
+  });
+  await sendStored(
+    req,
+    res,
+    {
+      size,
+      etag: entityTag(size, mtimeMs),
+      lastModified: mtime,
+      read: async (start, end) => handle.createReadStream({ start, end }),
+      close: () => handle.close(),
+    },
+    contentType,
+  );
 }

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
@@ -11,7 +10,8 @@ import type { ServiceContext } from '../context';
 import { mediaDir } from '../media/paths';
 import { anyAddress, publicAddressesOnly, type AddressPolicy } from '../net/addressPolicy';
 import { bareHostname, pinnedLookup, systemResolver, vetHost, type Resolver } from '../net/vettedHost';
-import type { VideoRow } from '../storage/videos';
+import type { Video } from '../storage/videos';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/privateModes';
 import { sourceExtension } from './sourceExtension';
 
 /** Why a download failed; the code starts the message that ends up in `status_reason`. */
@@ -58,7 +58,7 @@ export interface DownloadOptions {
   resolve: Resolver;
 }
 
-export function downloadDefaults(config: ServiceConfig): DownloadOptions {
+function downloadDefaults(config: ServiceConfig): DownloadOptions {
   return {
     maxBytes: config.downloadMaxBytes,
     timeoutMs: config.downloadTimeoutMs,
@@ -182,16 +182,18 @@ function asDownloadError(error: unknown): DownloadError {
 }
 
 /**
- * Streams `video.source_path` to `DATA_DIR/media/<videoId>/source<ext>` through a temp file
+ * Streams `video.sourcePath` to `<dir>/source<ext>` (`dir` being DATA_DIR/media/<videoId> unless
+ * given: scratch space when the files live in S3) through a temp file
  * renamed at the end, so the stored name only ever points at a complete file, and returns that
  * name (`source.mp4`). Every failure, caller abort included, throws a {@link DownloadError} and
  * leaves no partial file.
  */
 export async function downloadSource(
   service: ServiceContext,
-  video: VideoRow,
+  video: Video,
   signal: AbortSignal,
   overrides: Partial<DownloadOptions> = {},
+  dir = mediaDir(service.config.dataDir, video.id),
 ): Promise<string> {
   const options: DownloadOptions = { ...downloadDefaults(service.config), ...overrides };
   const deadline = AbortSignal.timeout(options.timeoutMs);
@@ -199,13 +201,15 @@ export async function downloadSource(
   const stop = AbortSignal.any([signal, deadline, stalled.signal]);
   const onIdle = () => stalled.abort();
 
-  const dir = mediaDir(service.config.dataDir, video.id);
   const temp = join(dir, `${TEMP_PREFIX}${randomBytes(8).toString('hex')}${TEMP_SUFFIX}`);
   try {
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     await removeStaleTempFiles(dir);
-    const { response, visited } = await openSource(sourceUrl(video.source_path), options, stop, onIdle);
-    await pipeline(response, byteLimit(options.maxBytes), createWriteStream(temp, { flags: 'wx' }), { signal: stop });
+    const { response, visited } = await openSource(sourceUrl(video.sourcePath), options, stop, onIdle);
+    // The file is opened before any byte flows: a write stream opened lazily could create it after
+    // a failed pipeline's clean-up below had already run, stranding a .part file.
+    const out = await open(temp, 'wx', PRIVATE_FILE_MODE);
+    await pipeline(response, byteLimit(options.maxBytes), out.createWriteStream(), { signal: stop });
     const name = `source${sourceExtension(visited, response.headers['content-type'])}`;
     await rename(temp, join(dir, name));
     return name;

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { ProcessLedger } from './processLedger';
 
 /** A media tool (ffmpeg, ffprobe) could not start or exited with an error; the message ends with its stderr's last lines. */
 export class MediaToolError extends Error {
@@ -10,18 +11,38 @@ const MAX_STDOUT_BYTES = 4 * 1024 * 1024;
 /** Only the end of stderr is kept: ffmpeg prints the cause last. */
 const STDERR_TAIL_CHARS = 600;
 
+/** The tool runs as the leader of its own process group, so the group ends with it, whatever it started. */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL'); // the group is gone already, or the platform has none
+  }
+}
+
 /**
  * Runs `command` with an argument array (never a shell, so no file name is ever interpreted) and
  * resolves with its stdout. Aborting `signal` kills the process; the promise then rejects with
- * the signal's reason, so callers can tell an interruption from a failure.
+ * the signal's reason, so callers can tell an interruption from a failure. With a `ledger`, the
+ * process is recorded while it runs, so a service killed meanwhile can end it at its next start.
  */
-export function runMediaTool(command: string, args: readonly string[], signal: AbortSignal): Promise<string> {
+export function runMediaTool(command: string, args: readonly string[], signal: AbortSignal, ledger?: ProcessLedger): Promise<string> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason);
       return;
     }
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    // detached: its own process group, which also keeps a terminal's Ctrl-C from reaching it past the service.
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, detached: true });
+    const pid = child.pid;
+    if (pid !== undefined) ledger?.record(pid, command);
+    // SIGKILL cannot be refused, so a killed tool leaves the ledger at once: the service may exit
+    // before its 'close' event arrives.
+    const end = () => {
+      killGroup(child);
+      if (pid !== undefined) ledger?.forget(pid);
+    };
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = '';
@@ -33,7 +54,7 @@ export function runMediaTool(command: string, args: readonly string[], signal: A
       action();
     };
     const onAbort = () => {
-      child.kill('SIGKILL');
+      end();
       settle(() => reject(signal.reason));
     };
     signal.addEventListener('abort', onAbort, { once: true });
@@ -41,7 +62,7 @@ export function runMediaTool(command: string, args: readonly string[], signal: A
     child.stdout.on('data', (chunk: Buffer) => {
       stdoutBytes += chunk.length;
       if (stdoutBytes > MAX_STDOUT_BYTES) {
-        child.kill('SIGKILL');
+        end();
         settle(() => reject(new MediaToolError(`${command} wrote more than ${MAX_STDOUT_BYTES} bytes`)));
         return;
       }
@@ -56,6 +77,7 @@ export function runMediaTool(command: string, args: readonly string[], signal: A
       settle(() => reject(new MediaToolError(`${command} could not start: ${error.message}${hint}`)));
     });
     child.once('close', (code, killedBy) => {
+      if (pid !== undefined) ledger?.forget(pid);
       settle(() => {
         if (code === 0) {
           resolve(Buffer.concat(stdout).toString('utf8'));

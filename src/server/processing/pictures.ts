@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runMediaTool } from './ffmpeg';
+import type { ProcessLedger } from './processLedger';
 import { decoderMaxPixels, NotAVideoError, type MediaInfo } from './probe';
 
 /** The spec's picture sizes, selected with `?t=<n>` on PicSavePath: width and height in pixels. */
@@ -26,7 +27,7 @@ export function sizedPictureFile(size: PictureSize): string {
 }
 
 /** The default picture fits in this square, keeping the video's shown aspect; it is never upscaled. */
-export const DEFAULT_PICTURE_BOX = 640;
+const DEFAULT_PICTURE_BOX = 640;
 
 /**
  * Where the poster frame is taken: a tenth into the video, at most 5 s in, so a fade-in or a
@@ -74,7 +75,7 @@ export function pictureOutputs(shownWidth: number, shownHeight: number): Picture
 }
 
 /** One ffmpeg run: seek to `at`, take one frame, write every picture as JPEG. */
-export function pictureArgs(input: string, at: number, outputs: readonly PictureOutput[], dir: string, threads: number, maxPixels: number): string[] {
+function pictureArgs(input: string, at: number, outputs: readonly PictureOutput[], dir: string, threads: number, maxPixels: number): string[] {
   const branches = outputs.map((_, index) => `[s${index}]`).join('');
   const chains = outputs
     .map((out, index) => {
@@ -112,11 +113,12 @@ export async function makePictures(
   threads: number,
   maxPixels: number,
   signal: AbortSignal,
+  ledger?: ProcessLedger,
 ): Promise<string[]> {
   const outputs = pictureOutputs(info.displayWidth, info.displayHeight);
   const at = posterTime(info.duration);
   for (const time of at > 0 ? [at, 0] : [0]) {
-    await runMediaTool(ffmpegPath, pictureArgs(input, time, outputs, dir, threads, maxPixels), signal);
+    await runMediaTool(ffmpegPath, pictureArgs(input, time, outputs, dir, threads, maxPixels), signal, ledger);
     if (await allWritten(dir, outputs)) return outputs.map((out) => out.file);
   }
   throw new NotAVideoError('no frame could be taken from the video for its picture');

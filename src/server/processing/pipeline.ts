@@ -1,4 +1,7 @@
 import type { ServiceContext } from '../context';
+import type { JobKind } from '../storage/jobs';
+import type { Stores } from '../storage/stores';
+import type { PlayFile } from '../storage/playFiles';
 import { VideoStatus } from '../storage/videos';
 
 /**
@@ -8,22 +11,18 @@ import { VideoStatus } from '../storage/videos';
  *   type 1: 8 ─upload stored─▶ 5
  *   type 2: 2 ─download starts─▶ 3 ─stored─▶ 5, or ─fails─▶ 4 (callback)
  *   5 ─transcode starts─▶ 6 ─done─▶ 1 (callback), or ─fails─▶ 7 (callback)
+ *
+ * A step that is part of a caller's larger transaction is handed that transaction's stores
+ * (`within`) and writes through them only, never through `service.stores`: on a database whose
+ * transactions hold a connection, a write beside the open transaction would wait for it for ever.
  */
-
-export type JobKind = 'download' | 'transcode';
 
 /** Statuses reported to the app's callback: the ends of processing. */
 export const CALLBACK_STATUSES: readonly VideoStatus[] = [VideoStatus.Normal, VideoStatus.DownloadFailed, VideoStatus.TranscodingFailed];
 
-export function enqueueJob(service: ServiceContext, videoId: string, kind: JobKind): void {
-  const now = service.now();
-  service.db
-    .prepare(
-      `INSERT INTO jobs (video_id, kind, created_at, updated_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT DO NOTHING`,
-    )
-    .run(videoId, kind, now, now);
-  service.signals.emit('jobQueued', videoId);
+export async function enqueueJob(service: ServiceContext, videoId: string, kind: JobKind, within: Stores = service.stores): Promise<void> {
+  await within.jobs.enqueue(videoId, kind, service.now());
+  within.afterCommit(() => service.signals.emit('jobQueued', videoId));
 }
 
 /**
@@ -31,25 +30,22 @@ export function enqueueJob(service: ServiceContext, videoId: string, kind: JobKi
  * Idempotent: returns false when the video had already moved on, so a repeated finish
  * (tus's onUploadFinish re-run at start-up, say) changes nothing.
  */
-export function markSourceStored(
+export async function markSourceStored(
   service: ServiceContext,
   videoId: string,
   sourceFile: string,
-  options: { needHandleSpecial?: boolean } = {},
-): boolean {
-  const moved = service.db.transaction(() => {
+  options: { needHandleSpecial?: boolean; within?: Stores } = {},
+): Promise<boolean> {
+  const now = service.now();
+  const within = options.within ?? service.stores;
+  const moved = await within.transaction(async (tx) => {
     const from = [VideoStatus.NotUploaded, VideoStatus.Downloading];
-    if (!service.videos.transition(videoId, from, VideoStatus.WaitingForTranscoding)) return false;
-    service.db
-      .prepare('UPDATE videos SET source_file = ?, need_handle_special = ? WHERE id = ?')
-      .run(sourceFile, options.needHandleSpecial ? 1 : 0, videoId);
-    const now = service.now();
-    service.db
-      .prepare(`INSERT INTO jobs (video_id, kind, created_at, updated_at) VALUES (?, 'transcode', ?, ?) ON CONFLICT DO NOTHING`)
-      .run(videoId, now, now);
+    if (!(await tx.videos.transition(videoId, from, VideoStatus.WaitingForTranscoding, '', now))) return false;
+    await tx.videos.recordSource(videoId, sourceFile, options.needHandleSpecial ?? false, now);
+    await tx.jobs.enqueue(videoId, 'transcode', now);
     return true;
-  })();
-  if (moved) service.signals.emit('jobQueued', videoId);
+  });
+  if (moved) within.afterCommit(() => service.signals.emit('jobQueued', videoId));
   return moved;
 }
 
@@ -57,37 +53,28 @@ export function markSourceStored(
  * Ends processing in `to` (1, 4 or 7) and queues the status callback in the same transaction.
  * Returns false when the video was not in one of `from`.
  */
-export function markProcessed(
+export async function markProcessed(
   service: ServiceContext,
   videoId: string,
   from: readonly VideoStatus[],
   to: (typeof CALLBACK_STATUSES)[number],
   reason = '',
-): boolean {
-  const moved = service.db.transaction(() => {
-    if (!service.videos.transition(videoId, from, to, reason)) return false;
-    const video = service.videos.get(videoId)!;
-    const now = service.now();
-    service.db
-      .prepare('INSERT INTO callbacks (video_id, app_id, video_status, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(videoId, video.app_id, to, now, now, now);
+  within: Stores = service.stores,
+): Promise<boolean> {
+  const now = service.now();
+  const moved = await within.transaction(async (tx) => {
+    if (!(await tx.videos.transition(videoId, from, to, reason, now))) return false;
+    await tx.callbacks.enqueue(videoId, (await tx.videos.get(videoId))!.appId, to, now);
     return true;
-  })();
+  });
   if (moved) {
-    if (to === VideoStatus.Normal) service.log.info('video ready', { videoId });
-    else service.log.warn('video processing failed', { videoId, status: to, reason });
-    service.signals.emit('callbackQueued', videoId);
+    within.afterCommit(() => {
+      if (to === VideoStatus.Normal) service.log.info('video ready', { videoId });
+      else service.log.warn('video processing failed', { videoId, status: to, reason });
+      service.signals.emit('callbackQueued', videoId);
+    });
   }
   return moved;
-}
-
-export interface PlayFile {
-  file: string;
-  /** Kilobits per second. */
-  bitrate: number;
-  label: string;
-  /** The short side in pixels (what the `p` of a label counts). */
-  height: number;
 }
 
 export interface TranscodeResult {
@@ -107,18 +94,13 @@ class StaleStep extends Error {
  * status 1 and its queued callback, or not at all. Returns false when the video was no longer
  * transcoding (nothing is written then).
  */
-export function markTranscoded(service: ServiceContext, videoId: string, result: TranscodeResult): boolean {
-  const record = service.db.transaction(() => {
-    service.db.prepare('DELETE FROM play_files WHERE video_id = ?').run(videoId);
-    const insert = service.db.prepare('INSERT INTO play_files (video_id, file, bitrate, label, height) VALUES (?, ?, ?, ?, ?)');
-    for (const play of result.playFiles) insert.run(videoId, play.file, play.bitrate, play.label, play.height);
-    service.db
-      .prepare('UPDATE videos SET duration = ?, poster_file = ? WHERE id = ?')
-      .run(result.duration, result.posterFile, videoId);
-    if (!markProcessed(service, videoId, [VideoStatus.Transcoding], VideoStatus.Normal)) throw new StaleStep();
-  });
+export async function markTranscoded(service: ServiceContext, videoId: string, result: TranscodeResult): Promise<boolean> {
   try {
-    record();
+    await service.stores.transaction(async (tx) => {
+      await tx.playFiles.replace(videoId, result.playFiles);
+      await tx.videos.recordTranscode(videoId, result.duration, result.posterFile, service.now());
+      if (!(await markProcessed(service, videoId, [VideoStatus.Transcoding], VideoStatus.Normal, '', tx))) throw new StaleStep();
+    });
     return true;
   } catch (error) {
     if (error instanceof StaleStep) return false;

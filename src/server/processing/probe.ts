@@ -1,4 +1,5 @@
 import { MediaToolError, runMediaTool } from './ffmpeg';
+import type { ProcessLedger } from './processLedger';
 
 /** The file was read but holds no playable video (a picture, audio only, random bytes). */
 export class NotAVideoError extends Error {
@@ -116,13 +117,14 @@ const MAX_PIXELS_REFUSAL = 'exceeds specified max pixel count';
  * ffprobe decodes a few frames to describe a stream, so `-max_pixels` guards it too: a picture
  * far over the limit is refused when its decoder opens, before a frame buffer is allocated.
  */
-export async function probeMedia(ffprobePath: string, file: string, signal: AbortSignal, maxPixels: number): Promise<MediaInfo> {
+export async function probeMedia(ffprobePath: string, file: string, signal: AbortSignal, maxPixels: number, ledger?: ProcessLedger): Promise<MediaInfo> {
   let json: string;
   try {
     json = await runMediaTool(
       ffprobePath,
       ['-v', 'error', '-max_pixels', String(decoderMaxPixels(maxPixels)), '-print_format', 'json', '-show_format', '-show_streams', `file:${file}`],
       signal,
+      ledger,
     );
   } catch (error) {
     if (error instanceof MediaToolError && error.message.includes(MAX_PIXELS_REFUSAL)) throw new PictureTooLargeError(maxPixels);

@@ -1,12 +1,14 @@
 import type { ServiceContext } from '../context';
-import { VideoStatus, type VideoRow } from '../storage/videos';
+import { isApiError } from '../errors';
+import type { Job, JobKind, JobStore } from '../storage/jobs';
+import { VideoStatus, type Video } from '../storage/videos';
 import { downloadSource } from './download';
-import { JobStore, type JobRow } from './jobs';
-import { markProcessed, markSourceStored, type JobKind } from './pipeline';
-import { transcodeVideo } from './transcode';
+import { markProcessed, markSourceStored } from './pipeline';
+import { ProcessLedger } from './processLedger';
+import { removeWorkFolders, transcodeVideo } from './transcode';
 
 /** Does a job's work for a video already moved into the job's working status; ends in its next status. */
-export type JobRunner = (service: ServiceContext, video: VideoRow, signal: AbortSignal) => Promise<void>;
+export type JobRunner = (service: ServiceContext, video: Video, signal: AbortSignal) => Promise<void>;
 
 interface JobStep {
   waiting: VideoStatus;
@@ -15,20 +17,26 @@ interface JobStep {
 }
 
 /** Each kind of job as a walk through the state table: waiting ─▶ working ─▶ (run's outcome) or failed. */
-export const JOB_STEPS: Record<JobKind, JobStep> = {
+const JOB_STEPS: Record<JobKind, JobStep> = {
   download: { waiting: VideoStatus.WaitingForDownload, working: VideoStatus.Downloading, failed: VideoStatus.DownloadFailed },
   transcode: { waiting: VideoStatus.WaitingForTranscoding, working: VideoStatus.Transcoding, failed: VideoStatus.TranscodingFailed },
 };
 
-export const DEFAULT_RUNNERS: Record<JobKind, JobRunner> = {
+const DEFAULT_RUNNERS: Record<JobKind, JobRunner> = {
   async download(service, video, signal) {
-    const file = await downloadSource(service, video, signal);
-    if (!markSourceStored(service, video.id, file)) throw new Error(`video left status ${VideoStatus.Downloading} during its download`);
+    const space = await service.files.downloadSpace(video.id);
+    try {
+      const file = await downloadSource(service, video, signal, {}, space.dir);
+      await space.keep(file);
+      if (!(await markSourceStored(service, video.id, file))) throw new Error(`video left status ${VideoStatus.Downloading} during its download`);
+    } finally {
+      await space.dispose();
+    }
   },
   transcode: transcodeVideo,
 };
 
-/** A job interrupted this many times (each start-up finding it still running) fails instead of looping. */
+/** A job cut off this many times (its instance stopped or died while running it) fails instead of looping. */
 export const MAX_JOB_ATTEMPTS = 3;
 
 /** The database notices queued jobs from another process, or a lost nudge, within this time. */
@@ -41,36 +49,55 @@ function reasonOf(error: unknown): string {
 }
 
 /**
- * At start-up, before any worker runs: jobs still 'running' were cut off by a crash or a kill.
- * They go back to the queue with their videos back in the waiting status (3 → 2, 6 → 5), so they
- * resume from the start of their step; one cut off {@link MAX_JOB_ATTEMPTS} times fails instead.
- * Only one service may own a DATA_DIR at a time, since another one's running jobs would look cut off.
+ * Puts back the running jobs whose lease ran out before `before`: their instance died (a crash, a
+ * kill, a lost machine) or, at start-up on SQLite, was this service's previous run. Each goes back
+ * to the queue with its video back in the waiting status (3 → 2, 6 → 5), so it resumes from the
+ * start of its step; one cut off {@link MAX_JOB_ATTEMPTS} times fails instead. Every write is
+ * fenced on the lease having still run out, so of two instances noticing at once one acts, and a
+ * holder that was only slow and renewed meanwhile keeps its job.
  */
-export function recoverInterruptedJobs(service: ServiceContext): void {
-  const jobs = new JobStore(service.db);
+async function resumeCutOffJobs(service: ServiceContext, before: number): Promise<void> {
+  const { jobs, videos } = service.stores;
   const now = service.now();
-  for (const job of jobs.running()) {
+  const fence = { expiredBefore: before };
+  for (const job of await jobs.expired(before)) {
     const step = JOB_STEPS[job.kind];
+    // A work folder this machine's earlier run left (another machine's is in its own DATA_DIR).
+    if (job.kind === 'transcode') removeWorkFolders(service.config.dataDir, job.videoId);
     if (job.attempts >= MAX_JOB_ATTEMPTS) {
       const reason = `interrupted ${job.attempts} times; given up`;
-      service.db.transaction(() => {
-        markProcessed(service, job.video_id, [step.working, step.waiting], step.failed, reason);
-        jobs.finish(job.id, 'failed', reason, now);
-      })();
+      await service.stores.transaction(async (tx) => {
+        if (await tx.jobs.finish(job, 'failed', reason, now, fence)) await markProcessed(service, job.videoId, [step.working, step.waiting], step.failed, reason, tx);
+      });
       continue;
     }
-    // The step's outcome and the job's 'done' are written one after the other, so a crash between
-    // them leaves a running job whose video has already moved on: that step finished.
-    if (service.videos.get(job.video_id)?.status !== step.working) {
-      jobs.finish(job.id, 'done', '', now);
+    const status = (await videos.get(job.videoId))?.status;
+    // The step's outcome and the job's 'done' are written one after the other, so a job cut off
+    // between them has a video that already moved on: that step finished.
+    if (status !== step.working && status !== step.waiting) {
+      await jobs.finish(job, 'done', '', now, fence);
       continue;
     }
-    service.db.transaction(() => {
-      service.videos.transition(job.video_id, [step.working], step.waiting);
-      jobs.requeue(job.id, now);
-    })();
-    service.log.warn('processing job resumed after an interruption', { jobId: job.id, videoId: job.video_id, kind: job.kind, attempts: job.attempts });
+    const requeued = await service.stores.transaction(async (tx) => {
+      if (!(await tx.jobs.requeue(job, now, fence))) return false;
+      await tx.videos.transition(job.videoId, [step.working], step.waiting, '', now);
+      tx.afterCommit(() => service.signals.emit('jobQueued', job.videoId));
+      return true;
+    });
+    if (requeued) service.log.warn('processing job resumed after an interruption', { jobId: job.id, videoId: job.videoId, kind: job.kind, attempts: job.attempts });
   }
+}
+
+/**
+ * At start-up, before any worker runs. Media tools this machine's previous run left running are
+ * ended (the process ledger in DATA_DIR). On SQLite the database is this service's alone, so every
+ * job still running was cut off by that run and is put back at once; on PostgreSQL other instances
+ * may hold running jobs, so only those whose lease ran out are (and the workers keep looking).
+ */
+export async function recoverInterruptedJobs(service: ServiceContext): Promise<void> {
+  // The ffmpeg of a job cut off by SIGKILL may still run, writing into a work folder; end it first.
+  new ProcessLedger(service.config.dataDir).endLeftovers(service.log);
+  await resumeCutOffJobs(service, service.stores.dialect === 'sqlite' ? Number.MAX_SAFE_INTEGER : service.now());
 }
 
 export interface WorkerOptions {
@@ -80,24 +107,39 @@ export interface WorkerOptions {
   runners?: Record<JobKind, JobRunner>;
 }
 
+/** A running job's abort reason when its lease was found taken back: another instance has it now. */
+class LeaseLostError extends Error {
+  override readonly name = 'LeaseLostError';
+}
+
 /**
  * Runs queued jobs from the database, at most `concurrency` at a time. A 'jobQueued' signal
- * wakes it at once; a slow poll covers everything else. `stop()` aborts running jobs (their
- * ffmpeg or download is killed) and puts them back in the queue, so the next start resumes them.
+ * wakes it at once; a slow poll covers everything else, and also puts back jobs whose lease ran
+ * out (another instance died holding them). Each running job's lease is renewed every third of
+ * JOB_LEASE_MS; a job whose lease was taken back meanwhile is aborted and left to its new holder.
+ * `stop()` aborts running jobs (their ffmpeg or download is killed) and puts them back in the
+ * queue, so the next start, or another instance, resumes them.
  */
 export class ProcessingWorker {
   private readonly service: ServiceContext;
   private readonly jobs: JobStore;
   private readonly concurrency: number;
   private readonly runners: Record<JobKind, JobRunner>;
-  private readonly running = new Map<number, { controller: AbortController; done: Promise<void> }>();
+  private readonly running = new Map<number, { job: Job; controller: AbortController; done: Promise<void> }>();
   private timer: NodeJS.Timeout | undefined;
+  private renewTimer: NodeJS.Timeout | undefined;
+  private lastSweep = 0;
   private wakeScheduled = false;
+  private filling = false;
+  private fillRun: Promise<void> = Promise.resolve();
+  private fillAgain = false;
   private active = false;
+  /** No claims before this time: the bucket was unreachable, and jobs would only fail again at once. */
+  private pausedUntil = 0;
 
   constructor(service: ServiceContext, options: WorkerOptions) {
     this.service = service;
-    this.jobs = new JobStore(service.db);
+    this.jobs = service.stores.jobs;
     this.concurrency = options.concurrency;
     this.runners = options.runners ?? DEFAULT_RUNNERS;
   }
@@ -106,8 +148,10 @@ export class ProcessingWorker {
     if (this.active) return;
     this.active = true;
     this.service.signals.on('jobQueued', this.wake);
-    this.timer = setInterval(this.wake, POLL_MS);
+    this.timer = setInterval(this.wake, Math.min(POLL_MS, this.renewEveryMs()));
     this.timer.unref();
+    this.renewTimer = setInterval(this.renewLeases, this.renewEveryMs());
+    this.renewTimer.unref();
     this.wake();
   }
 
@@ -115,72 +159,126 @@ export class ProcessingWorker {
     this.active = false;
     this.service.signals.off('jobQueued', this.wake);
     clearInterval(this.timer);
+    await this.fillRun;
     for (const { controller } of this.running.values()) controller.abort(new Error('the service is stopping'));
     await Promise.all([...this.running.values()].map(({ done }) => done));
+    // Renewed until the jobs are back in the queue, so no other instance takes one too early.
+    clearInterval(this.renewTimer);
   }
 
+  private renewEveryMs(): number {
+    return Math.floor(this.service.config.jobLeaseMs / 3);
+  }
+
+  private readonly renewLeases = (): void => {
+    const { service, jobs } = this;
+    for (const entry of this.running.values()) {
+      const now = service.now();
+      const leaseUntil = now + service.config.jobLeaseMs;
+      jobs.renew(entry.job, leaseUntil, now).then(
+        (held) => {
+          if (held) entry.job.leaseUntil = leaseUntil;
+          else if (!entry.controller.signal.aborted) entry.controller.abort(new LeaseLostError('its lease ran out and another instance took the job back'));
+        },
+        // Unrenewed, the lease runs out and another instance resumes the job; this one then stops it.
+        (error: unknown) => service.log.warn('processing job lease not renewed', { jobId: entry.job.id, error: String(error) }),
+      );
+    }
+  };
+
   /**
-   * Deferred: a job may be queued inside a transaction that has not committed yet (registration),
-   * and claiming it within that transaction would tie the job to its outcome.
+   * Jobs are announced once their transaction has committed (afterCommit), so the claim can see
+   * them; announcements in one turn of the event loop make one fill.
    */
   private readonly wake = (): void => {
     if (this.wakeScheduled) return;
     this.wakeScheduled = true;
     setImmediate(() => {
       this.wakeScheduled = false;
-      try {
-        this.fill();
-      } catch (error) {
-        // A busy or failing database must not end the process; the next poll tries again.
-        this.service.log.error('processing queue could not claim a job', { error: String(error) });
+      if (this.filling) {
+        this.fillAgain = true;
+        return;
       }
+      this.filling = true;
+      this.fillRun = this.fill()
+        // A busy or failing database must not end the process; the next poll tries again.
+        .catch((error: unknown) => this.service.log.error('processing queue could not claim a job', { error: String(error) }))
+        .finally(() => {
+          this.filling = false;
+          if (this.fillAgain) {
+            this.fillAgain = false;
+            this.wake();
+          }
+        });
     });
   };
 
-  private fill(): void {
-    while (this.active && this.running.size < this.concurrency) {
-      const job = this.jobs.claim(this.service.now());
+  /** One fill at a time, so claims never overshoot the concurrency. */
+  private async fill(): Promise<void> {
+    const { service } = this;
+    if (service.now() - this.lastSweep >= this.renewEveryMs()) {
+      this.lastSweep = service.now();
+      await resumeCutOffJobs(service, this.lastSweep);
+    }
+    while (this.active && this.running.size < this.concurrency && Date.now() >= this.pausedUntil) {
+      const now = service.now();
+      const job = await this.jobs.claim(now, now + service.config.jobLeaseMs);
       if (!job) return;
+      if (!this.active) {
+        // Stopped while claiming: the job goes back untouched for the next start.
+        await this.jobs.requeue(job, service.now());
+        return;
+      }
       const controller = new AbortController();
       const done = this.execute(job, controller.signal).finally(() => {
         this.running.delete(job.id);
         this.wake();
       });
-      this.running.set(job.id, { controller, done });
+      this.running.set(job.id, { job, controller, done });
     }
   }
 
-  private async execute(job: JobRow, signal: AbortSignal): Promise<void> {
+  private async execute(job: Job, signal: AbortSignal): Promise<void> {
     const { service, jobs } = this;
     const step = JOB_STEPS[job.kind];
-    const fields = { jobId: job.id, videoId: job.video_id, kind: job.kind, attempt: job.attempts };
-    if (!service.videos.transition(job.video_id, [step.waiting], step.working)) {
+    const fields = { jobId: job.id, videoId: job.videoId, kind: job.kind, attempt: job.attempts };
+    const { videos } = service.stores;
+    if (!(await videos.transition(job.videoId, [step.waiting], step.working, '', service.now()))) {
       const reason = `video is not in status ${step.waiting}`;
-      jobs.finish(job.id, 'failed', reason, service.now());
+      await jobs.finish(job, 'failed', reason, service.now());
       service.log.warn('processing job dropped', { ...fields, reason });
       return;
     }
     service.log.info('processing job started', fields);
     try {
       // Re-read so the runner sees what the transition (and any earlier step) stored.
-      await this.runners[job.kind](service, service.videos.get(job.video_id)!, signal);
-      jobs.finish(job.id, 'done', '', service.now());
+      await this.runners[job.kind](service, (await videos.get(job.videoId))!, signal);
+      await jobs.finish(job, 'done', '', service.now());
       service.log.info('processing job done', fields);
     } catch (error) {
-      if (signal.aborted) {
-        service.db.transaction(() => {
-          service.videos.transition(job.video_id, [step.working], step.waiting);
-          jobs.requeue(job.id, service.now());
-        })();
-        service.log.info('processing job interrupted; it resumes at the next start', fields);
+      if (signal.reason instanceof LeaseLostError) {
+        service.log.warn('processing job stopped: another instance took it back', fields);
+        return;
+      }
+      // A lost bucket is not the video's fault: the job waits in the queue until the bucket is back.
+      const bucketLost = isApiError(error) && error.kind === 'STORAGE_UNAVAILABLE';
+      if (signal.aborted || bucketLost) {
+        const now = service.now();
+        await service.stores.transaction(async (tx) => {
+          if (await tx.jobs.requeue(job, now)) await tx.videos.transition(job.videoId, [step.working], step.waiting, '', now);
+        });
+        if (bucketLost) {
+          this.pausedUntil = Date.now() + POLL_MS;
+          service.log.warn('processing job put back: the S3 bucket cannot be reached', fields);
+        } else service.log.info('processing job interrupted; it goes back to the queue', fields);
         return;
       }
       const reason = reasonOf(error);
       service.log.warn('processing job failed', { ...fields, reason });
-      service.db.transaction(() => {
-        markProcessed(service, job.video_id, [step.working], step.failed, reason);
-        jobs.finish(job.id, 'failed', reason, service.now());
-      })();
+      await service.stores.transaction(async (tx) => {
+        // Only while this claim still holds the job: a new holder may be working on the video.
+        if (await tx.jobs.finish(job, 'failed', reason, service.now())) await markProcessed(service, job.videoId, [step.working], step.failed, reason, tx);
+      });
     }
   }
 }

@@ -1,13 +1,13 @@
 import { decoderMaxPixels } from './probe';
 
 /** One rung of the bitrate ladder: the picture's short side and the H.264 video bitrate for it. */
-export interface Rung {
+interface Rung {
   size: number;
   videoKbps: number;
 }
 
 /** From best to lightest; a source gets the highest rungs that fit it, never an upscaled one. */
-export const LADDER: readonly Rung[] = [
+const LADDER: readonly Rung[] = [
   { size: 1080, videoKbps: 4500 },
   { size: 720, videoKbps: 2500 },
   { size: 480, videoKbps: 1000 },
@@ -15,7 +15,7 @@ export const LADDER: readonly Rung[] = [
   { size: 240, videoKbps: 300 },
 ];
 
-export const MAX_RENDITIONS = 3;
+const MAX_RENDITIONS = 3;
 
 export interface Rendition {
   /** File name in the video's media folder, e.g. `720p.mp4`. */

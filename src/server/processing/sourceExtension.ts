@@ -22,7 +22,7 @@ const BY_CONTENT_TYPE: Readonly<Record<string, string>> = {
 };
 
 /** Used when neither the URL nor the Content-Type names a video format: ffprobe reads the content, not the name. */
-export const UNKNOWN_SOURCE_EXTENSION = '.bin';
+const UNKNOWN_SOURCE_EXTENSION = '.bin';
 
 function urlExtension(url: URL): string | undefined {
   let path = url.pathname;

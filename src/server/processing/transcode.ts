@@ -1,14 +1,30 @@
-import { copyFile, link, mkdtemp, rename, rm } from 'node:fs/promises';
+import { readdirSync, rmSync } from 'node:fs';
+import { copyFile, link } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import type { ServiceContext } from '../context';
+import { WORK_PREFIX } from '../media/diskFiles';
 import { mediaDir } from '../media/paths';
-import type { VideoRow } from '../storage/videos';
+import type { PlayFile } from '../storage/playFiles';
+import type { Video } from '../storage/videos';
 import { runMediaTool } from './ffmpeg';
 import { makePictures, POSTER_FILE } from './pictures';
-import { markTranscoded, type PlayFile } from './pipeline';
+import { markTranscoded } from './pipeline';
+import { ProcessLedger } from './processLedger';
 import { probeMedia, type MediaInfo } from './probe';
 import { chooseRenditions, transcodeArgs } from './renditions';
+
+/** Work folders of a video's transcodes cut off by a crash (a finished or failed one removes its own). */
+export function removeWorkFolders(dataDir: string, videoId: string): void {
+  const dir = mediaDir(dataDir, videoId);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith(WORK_PREFIX)) rmSync(join(dir, name), { recursive: true, force: true });
+}
 
 /** The video moved on while it was being transcoded (another step won the transition). */
 class TranscodeSupersededError extends Error {
@@ -28,21 +44,30 @@ async function keepOriginal(source: string, sourceFile: string, work: string, in
   return [{ file, bitrate: info.bitrateKbps, label: 'Original', height: Math.min(info.displayWidth, info.displayHeight) }];
 }
 
-async function transcodeRenditions(service: ServiceContext, source: string, work: string, info: MediaInfo, threads: number, signal: AbortSignal): Promise<PlayFile[]> {
+async function transcodeRenditions(
+  service: ServiceContext,
+  source: string,
+  work: string,
+  info: MediaInfo,
+  threads: number,
+  signal: AbortSignal,
+  ledger: ProcessLedger,
+): Promise<PlayFile[]> {
   const renditions = chooseRenditions(info.displayWidth, info.displayHeight);
   const outputs = renditions.map((rendition) => ({ rendition, path: join(work, rendition.file) }));
-  await runMediaTool(service.config.ffmpegPath, transcodeArgs(source, outputs, threads, service.config.maxSourcePixels), signal);
+  await runMediaTool(service.config.ffmpegPath, transcodeArgs(source, outputs, threads, service.config.maxSourcePixels), signal, ledger);
   return renditions.map((rendition) => ({ file: rendition.file, bitrate: rendition.videoKbps, label: rendition.label, height: rendition.size }));
 }
 
 /**
  * The transcode step for a video in status 6: probe, renditions (or the original), pictures,
  * then status 1 with everything recorded at once. Outputs are written in a private work folder
- * and renamed into the media folder only when all of them exist, so a failure or an
- * interruption leaves no partial file where the media server looks. A transcode still running
+ * (beside the files, or scratch space under DATA_DIR when they live in S3) and published only
+ * when all of them exist, so a failure or an interruption leaves no partial file where the media
+ * server looks, and the work folder is removed either way. A transcode still running
  * after TRANSCODE_TIMEOUT_MS is killed and fails (status 7).
  */
-export async function transcodeVideo(service: ServiceContext, video: VideoRow, stop: AbortSignal): Promise<void> {
+export async function transcodeVideo(service: ServiceContext, video: Video, stop: AbortSignal): Promise<void> {
   const limit = AbortSignal.timeout(service.config.transcodeTimeoutMs);
   try {
     await transcodeWithin(service, video, AbortSignal.any([stop, limit]));
@@ -53,23 +78,25 @@ export async function transcodeVideo(service: ServiceContext, video: VideoRow, s
   }
 }
 
-async function transcodeWithin(service: ServiceContext, video: VideoRow, signal: AbortSignal): Promise<void> {
+async function transcodeWithin(service: ServiceContext, video: Video, signal: AbortSignal): Promise<void> {
   const { ffprobePath, ffmpegPath, processingConcurrency, maxSourcePixels } = service.config;
-  const dir = mediaDir(service.config.dataDir, video.id);
-  const source = join(dir, video.source_file);
   const threads = ffmpegThreads(processingConcurrency);
+  const ledger = new ProcessLedger(service.config.dataDir);
 
-  const info = await probeMedia(ffprobePath, source, signal, maxSourcePixels);
-  // The dot hides the work folder from the media server, which serves plain names only.
-  const work = await mkdtemp(join(dir, '.work-'));
+  const space = await service.files.transcodeSpace(video.id, video.sourceFile);
   try {
-    const playFiles = video.need_handle_special
-      ? await keepOriginal(source, video.source_file, work, info)
-      : await transcodeRenditions(service, source, work, info, threads, signal);
-    const pictures = await makePictures(ffmpegPath, source, work, info, threads, maxSourcePixels, signal);
+    const { source, work } = space;
+    const info = await probeMedia(ffprobePath, source, signal, maxSourcePixels, ledger);
+    const playFiles = video.needHandleSpecial
+      ? await keepOriginal(source, video.sourceFile, work, info)
+      : await transcodeRenditions(service, source, work, info, threads, signal, ledger);
+    const pictures = await makePictures(ffmpegPath, source, work, info, threads, maxSourcePixels, signal, ledger);
     signal.throwIfAborted();
-    for (const file of [...playFiles.map((play) => play.file), ...pictures]) await rename(join(work, file), join(dir, file));
-    if (!markTranscoded(service, video.id, { duration: info.duration, posterFile: POSTER_FILE, playFiles })) {
+    await space.publish([...playFiles.map((play) => play.file), ...pictures]);
+    // Nothing is needed from the work space once published; removed before status 1, so whoever
+    // sees status 1 finds no work folder left (removing it after raced a reader of the folder).
+    await space.dispose();
+    if (!(await markTranscoded(service, video.id, { duration: info.duration, posterFile: POSTER_FILE, playFiles }))) {
       throw new TranscodeSupersededError(`video ${video.id} left status 6 while it was transcoded`);
     }
     service.log.info('video transcoded', {
@@ -79,6 +106,7 @@ async function transcodeWithin(service: ServiceContext, video: VideoRow, signal:
       playFiles: playFiles.map((play) => play.file),
     });
   } finally {
-    await rm(work, { recursive: true, force: true });
+    // Idempotent: a second call after the one above finds nothing.
+    await space.dispose();
   }
 }

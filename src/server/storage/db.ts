@@ -1,109 +1,162 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { migrations } from './migrations';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './privateModes';
+import type { Schema } from './schema';
 
+/** A raw SQLite connection (tests read what the service stored through one). */
 export type Db = Database.Database;
+export type Dialect = 'sqlite' | 'postgres';
 
-/**
- * Schema versions, applied in order and recorded in `PRAGMA user_version`.
- * Append a new entry to change the schema; never edit one that has shipped.
- */
-const MIGRATIONS: readonly string[] = [
-  `
-  CREATE TABLE videos (
-    id TEXT PRIMARY KEY,
-    app_id TEXT NOT NULL,
-    title TEXT NOT NULL,
-    description TEXT NOT NULL DEFAULT '',
-    tags TEXT NOT NULL DEFAULT '',
-    actors TEXT NOT NULL DEFAULT '',
-    create_user TEXT NOT NULL DEFAULT '',
-    source_get_type INTEGER NOT NULL CHECK (source_get_type IN (1, 2)),
-    source_path TEXT NOT NULL DEFAULT '',
-    status INTEGER NOT NULL CHECK (status BETWEEN 0 AND 8),
-    status_reason TEXT NOT NULL DEFAULT '',
-    need_handle_special INTEGER NOT NULL DEFAULT 0,
-    duration REAL NOT NULL DEFAULT 0,
-    source_file TEXT NOT NULL DEFAULT '',
-    poster_file TEXT NOT NULL DEFAULT '',
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
-  );
-  CREATE INDEX videos_by_user ON videos (app_id, create_user, created_at DESC);
-
-  -- One tus upload per video at most; the upload id is random, never the video id.
-  CREATE TABLE uploads (
-    id TEXT PRIMARY KEY,
-    video_id TEXT NOT NULL UNIQUE REFERENCES videos (id),
-    app_id TEXT NOT NULL,
-    size INTEGER NOT NULL,
-    file_name TEXT NOT NULL DEFAULT '',
-    file_type TEXT NOT NULL DEFAULT '',
-    fingerprint TEXT NOT NULL DEFAULT '',
-    created_at INTEGER NOT NULL,
-    finished_at INTEGER
-  );
-
-  CREATE TABLE play_files (
-    video_id TEXT NOT NULL REFERENCES videos (id),
-    file TEXT NOT NULL,
-    bitrate INTEGER NOT NULL,
-    label TEXT NOT NULL,
-    height INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (video_id, file)
-  );
-
-  -- Processing jobs (download, transcode) survive restarts; a running job left by a crash is re-queued at start-up.
-  CREATE TABLE jobs (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    video_id TEXT NOT NULL REFERENCES videos (id),
-    kind TEXT NOT NULL,
-    state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'running', 'done', 'failed')),
-    attempts INTEGER NOT NULL DEFAULT 0,
-    last_error TEXT NOT NULL DEFAULT '',
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
-  );
-  CREATE INDEX jobs_queued ON jobs (state, id);
-  CREATE UNIQUE INDEX jobs_one_active ON jobs (video_id, kind) WHERE state IN ('queued', 'running');
-
-  -- Status callbacks, delivered at least once with retries kept here.
-  CREATE TABLE callbacks (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    video_id TEXT NOT NULL REFERENCES videos (id),
-    app_id TEXT NOT NULL,
-    video_status INTEGER NOT NULL,
-    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'gave_up')),
-    attempts INTEGER NOT NULL DEFAULT 0,
-    next_attempt_at INTEGER NOT NULL,
-    last_error TEXT NOT NULL DEFAULT '',
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
-  );
-  CREATE INDEX callbacks_due ON callbacks (state, next_attempt_at);
-  `,
-];
-
-export function migrate(db: Db): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > MIGRATIONS.length) {
-    throw new Error(`database schema version ${current} is newer than this service (${MIGRATIONS.length})`);
-  }
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[version]!);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
-  }
+/** The database was written by a newer version of the service; only a backup brings an older one back. */
+export class SchemaVersionError extends Error {
+  override readonly name = 'SchemaVersionError';
 }
 
-/** Opens (creating when needed) `service.sqlite` in the data directory and brings its schema up to date. */
+/** The database named by DATABASE_URL could not be reached or used at start-up. */
+export class DatabaseUnavailableError extends Error {
+  override readonly name = 'DatabaseUnavailableError';
+}
+
+/** The database's file name in DATA_DIR. */
+const DATABASE_FILE = 'service.sqlite';
+
+/** Opens (creating when needed) `service.sqlite` in the data directory, private to the service. */
 export function openDatabase(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, 'service.sqlite'));
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const file = join(dataDir, DATABASE_FILE);
+  // SQLite makes the file with the umask's mode, and its -wal and -shm files copy the database's.
+  closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));
+  if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, PRIVATE_FILE_MODE);
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  migrate(db);
   return db;
+}
+
+/** The query layer over one database, schema up to date. */
+export interface Connection {
+  db: Kysely<Schema>;
+  dialect: Dialect;
+  /** Undefined when the database takes writes; otherwise why not, naming no path and no secret. */
+  writeProblem(): Promise<string | undefined>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseConfig {
+  dataDir: string;
+  /** postgres://… selects PostgreSQL; otherwise SQLite in `dataDir`. */
+  databaseUrl: string | undefined;
+}
+
+export async function connect(config: DatabaseConfig): Promise<Connection> {
+  const connection = config.databaseUrl ? await connectPostgres(config.databaseUrl) : connectSqlite(config.dataDir);
+  try {
+    await migrate(connection);
+    return connection;
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+}
+
+type SqliteConnection = Connection & { raw: Db };
+
+function connectSqlite(dataDir: string): SqliteConnection {
+  const raw = openDatabase(dataDir);
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: raw }) });
+  return {
+    raw,
+    db,
+    dialect: 'sqlite',
+    async writeProblem() {
+      // A removed file keeps working through the open handle, but everything written then is lost at the next start.
+      if (!existsSync(join(dataDir, DATABASE_FILE))) return 'the database file is missing from DATA_DIR';
+      // Takes the write lock and gives it back: fails when the database is read-only or stays
+      // locked. Through the query layer's own connection lock, never beside a transaction of its.
+      return db.connection().execute(async (connection) => {
+        try {
+          await sql`BEGIN IMMEDIATE`.execute(connection);
+          await sql`ROLLBACK`.execute(connection);
+          return undefined;
+        } catch (error) {
+          if (raw.inTransaction) await sql`ROLLBACK`.execute(connection);
+          return `not writable (${(error as { code?: string }).code ?? 'error'})`;
+        }
+      });
+    },
+    // Kysely's destroy closes the better-sqlite3 handle.
+    close: () => db.destroy(),
+  };
+}
+
+// Milliseconds and byte counts are bigint columns; they stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, Number);
+
+async function connectPostgres(url: string): Promise<Connection> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client losing its server (a restart) must not end the process; the next query reconnects.
+  pool.on('error', () => {});
+  try {
+    await pool.query('SELECT 1');
+  } catch (error) {
+    await pool.end();
+    throw new DatabaseUnavailableError(`DATABASE_URL cannot be reached (${(error as { code?: string }).code ?? String(error)})`);
+  }
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    async writeProblem() {
+      try {
+        await sql`SELECT 1`.execute(db);
+        return undefined;
+      } catch (error) {
+        return `not reachable (${(error as { code?: string }).code ?? 'error'})`;
+      }
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/** SQLite databases made before the query layer recorded their version in `user_version` only. */
+async function adoptSqliteVersion(connection: Connection, names: readonly string[]): Promise<void> {
+  if (connection.dialect !== 'sqlite') return;
+  const { raw } = connection as SqliteConnection;
+  const version = raw.pragma('user_version', { simple: true }) as number;
+  if (version > names.length) {
+    throw new SchemaVersionError(
+      `DATA_DIR holds a database of schema version ${version}, newer than this service (${names.length}): run the newer version, or restore the backup made before upgrading`,
+    );
+  }
+  const known = raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'kysely_migration'`).get();
+  if (known || version === 0) return;
+  raw.transaction(() => {
+    raw.exec('CREATE TABLE kysely_migration (name varchar(255) NOT NULL PRIMARY KEY, timestamp varchar(255) NOT NULL)');
+    const add = raw.prepare('INSERT INTO kysely_migration (name, timestamp) VALUES (?, ?)');
+    for (const name of names.slice(0, version)) add.run(name, new Date().toISOString());
+  })();
+}
+
+async function migrate(connection: Connection): Promise<void> {
+  const all = migrations(connection.dialect);
+  const names = Object.keys(all).sort();
+  await adoptSqliteVersion(connection, names);
+  const migrator = new Migrator({ db: connection.db, provider: { getMigrations: async () => all } });
+  const applied = (await migrator.getMigrations()).filter((m) => m.executedAt !== undefined).length;
+  const { error } = await migrator.migrateToLatest();
+  if (error) {
+    // Kysely refuses a database that ran migrations this version does not know.
+    if (String(error).includes('corrupted migrations')) {
+      throw new SchemaVersionError(
+        `the database holds schema migrations newer than this service (${names.length}, ${applied} known applied): run the newer version, or restore the backup made before upgrading`,
+      );
+    }
+    throw error;
+  }
+  if (connection.dialect === 'sqlite') (connection as SqliteConnection).raw.pragma(`user_version = ${names.length}`);
 }

@@ -1,4 +1,6 @@
-import type { Db } from './db';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Dialect } from './db';
+import type { Schema } from './schema';
 
 /** The spec's status values (States and transitions). */
 export const VideoStatus = {
@@ -14,27 +16,8 @@ export const VideoStatus = {
 } as const;
 export type VideoStatus = (typeof VideoStatus)[keyof typeof VideoStatus];
 
-export interface VideoRow {
-  id: string;
-  app_id: string;
-  title: string;
-  description: string;
-  tags: string;
-  actors: string;
-  create_user: string;
-  source_get_type: 1 | 2;
-  source_path: string;
-  status: VideoStatus;
-  status_reason: string;
-  need_handle_special: 0 | 1;
-  duration: number;
-  source_file: string;
-  poster_file: string;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface NewVideo {
+/** A registered video as the rest of the service sees it. */
+export interface Video {
   id: string;
   appId: string;
   title: string;
@@ -43,81 +26,166 @@ export interface NewVideo {
   actors: string;
   createUser: string;
   sourceGetType: 1 | 2;
+  /** The source URL of a type-2 video; '' for type 1. */
   sourcePath: string;
   status: VideoStatus;
+  /** Why processing failed (status 4 or 7); '' otherwise. */
+  statusReason: string;
+  needHandleSpecial: boolean;
+  /** Seconds. */
+  duration: number;
+  /** Plain file names under `DATA_DIR/media/<id>/`; '' until stored. */
+  sourceFile: string;
+  posterFile: string;
   createdAt: number;
+  updatedAt: number;
 }
 
-export interface PlayFileRow {
-  video_id: string;
-  file: string;
-  bitrate: number;
-  label: string;
-  height: number;
-}
+export type NewVideo = Pick<
+  Video,
+  'id' | 'appId' | 'title' | 'description' | 'tags' | 'actors' | 'createUser' | 'sourceGetType' | 'sourcePath' | 'status' | 'createdAt'
+>;
 
 export interface VideoPage {
   total: number;
-  rows: VideoRow[];
+  videos: Video[];
 }
 
-/** All SQL on the videos table lives here, so the statements are prepared once. */
+type VideoRow = Selectable<Schema['videos']>;
+
+function toVideo(row: VideoRow): Video {
+  return {
+    id: row.id,
+    appId: row.app_id,
+    title: row.title,
+    description: row.description,
+    tags: row.tags,
+    actors: row.actors,
+    createUser: row.create_user,
+    sourceGetType: row.source_get_type,
+    sourcePath: row.source_path,
+    status: row.status as VideoStatus,
+    statusReason: row.status_reason,
+    needHandleSpecial: row.need_handle_special === 1,
+    duration: row.duration,
+    sourceFile: row.source_file,
+    posterFile: row.poster_file,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The owner of the `videos` table (and `video_counts`, each list's length, kept beside it). */
 export class VideoStore {
-  private readonly db: Db;
-  private readonly insertStmt;
-  private readonly byIdStmt;
-  private readonly countStmt;
-  private readonly pageStmt;
-  private readonly playFilesStmt;
+  constructor(
+    private readonly db: Kysely<Schema>,
+    private readonly dialect: Dialect,
+  ) {}
 
-  constructor(db: Db) {
-    this.db = db;
-    this.insertStmt = db.prepare(
-      `INSERT INTO videos (id, app_id, title, description, tags, actors, create_user, source_get_type, source_path, status, created_at, updated_at)
-       VALUES (@id, @appId, @title, @description, @tags, @actors, @createUser, @sourceGetType, @sourcePath, @status, @createdAt, @createdAt)`,
-    );
-    this.byIdStmt = db.prepare<[string], VideoRow>('SELECT * FROM videos WHERE id = ?');
-    this.countStmt = db.prepare<[string, string], { n: number }>(
-      'SELECT COUNT(*) AS n FROM videos WHERE app_id = ? AND create_user = ?',
-    );
-    this.pageStmt = db.prepare<[string, string, number, number], VideoRow>(
-      `SELECT * FROM videos WHERE app_id = ? AND create_user = ?
-       ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
-    );
-    this.playFilesStmt = db.prepare<[string], PlayFileRow>(
-      'SELECT * FROM play_files WHERE video_id = ? ORDER BY bitrate DESC',
-    );
+  /** The video and its list's count land together. */
+  async insert(video: NewVideo): Promise<void> {
+    if (!this.db.isTransaction) return this.db.transaction().execute((tx) => new VideoStore(tx, this.dialect).insert(video));
+    await this.db
+      .insertInto('videos')
+      .values({
+        id: video.id,
+        app_id: video.appId,
+        title: video.title,
+        description: video.description,
+        tags: video.tags,
+        actors: video.actors,
+        create_user: video.createUser,
+        source_get_type: video.sourceGetType,
+        source_path: video.sourcePath,
+        status: video.status,
+        created_at: video.createdAt,
+        updated_at: video.createdAt,
+      })
+      .execute();
+    await this.db
+      .insertInto('video_counts')
+      .values({ app_id: video.appId, create_user: video.createUser, n: 1 })
+      .onConflict((oc) => oc.columns(['app_id', 'create_user']).doUpdateSet({ n: sql`video_counts.n + 1` }))
+      .execute();
   }
 
-  insert(video: NewVideo): void {
-    this.insertStmt.run(video);
+  async get(id: string): Promise<Video | undefined> {
+    const row = await this.db.selectFrom('videos').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toVideo(row);
   }
 
-  get(id: string): VideoRow | undefined {
-    return this.byIdStmt.get(id);
-  }
-
-  /** One page of a user's videos in one app, newest first; `pageIndex` is 1-based. */
-  listByUser(appId: string, createUser: string, pageIndex: number, pageSize: number): VideoPage {
-    return this.db.transaction(() => ({
-      total: this.countStmt.get(appId, createUser)!.n,
-      rows: this.pageStmt.all(appId, createUser, pageSize, (pageIndex - 1) * pageSize),
-    }))();
-  }
-
-  playFiles(videoId: string): PlayFileRow[] {
-    return this.playFilesStmt.all(videoId);
+  /**
+   * One page of a user's videos in one app, newest first, registration order among equal times;
+   * `pageIndex` is 1-based. Total and the page are read in one transaction, so they agree.
+   * OFFSET skips entries of the covering index only (the inner query reads no table row), only the
+   * page's rows are then read, and the list is walked from its nearer end.
+   */
+  async listByUser(appId: string, createUser: string, pageIndex: number, pageSize: number): Promise<VideoPage> {
+    if (!this.db.isTransaction) {
+      return this.db.transaction().execute((tx) => new VideoStore(tx, this.dialect).listByUser(appId, createUser, pageIndex, pageSize));
+    }
+    const count = await this.db
+      .selectFrom('video_counts')
+      .select('n')
+      .where('app_id', '=', appId)
+      .where('create_user', '=', createUser)
+      .executeTakeFirst();
+    const total = count?.n ?? 0;
+    const skipped = (pageIndex - 1) * pageSize;
+    if (skipped >= total) return { total, videos: [] };
+    const size = Math.min(pageSize, total - skipped);
+    const after = total - skipped - size;
+    const order = skipped <= after ? 'desc' : 'asc';
+    // SQLite's rowid is the order of registration; PostgreSQL has a sequence for it.
+    const tieBreaker = sql.ref(this.dialect === 'sqlite' ? 'rowid' : 'seq');
+    const page = this.db
+      .selectFrom('videos')
+      .select(tieBreaker.as('k'))
+      .where('app_id', '=', appId)
+      .where('create_user', '=', createUser)
+      .orderBy('created_at', order)
+      .orderBy(tieBreaker, order)
+      .limit(size)
+      .offset(order === 'desc' ? skipped : after);
+    const rows = await this.db
+      .selectFrom('videos')
+      .selectAll()
+      .where(tieBreaker, 'in', page)
+      .orderBy('created_at', 'desc')
+      .orderBy(tieBreaker, 'desc')
+      .execute();
+    return { total, videos: rows.map(toVideo) };
   }
 
   /**
    * Moves a video from one of `from` to `to`; returns false when it was in another state,
    * so concurrent steps cannot both win a transition.
    */
-  transition(id: string, from: readonly VideoStatus[], to: VideoStatus, reason = ''): boolean {
-    const placeholders = from.map(() => '?').join(', ');
-    const result = this.db
-      .prepare(`UPDATE videos SET status = ?, status_reason = ?, updated_at = ? WHERE id = ? AND status IN (${placeholders})`)
-      .run(to, reason, Date.now(), id, ...from);
-    return result.changes === 1;
+  async transition(id: string, from: readonly VideoStatus[], to: VideoStatus, reason: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('videos')
+      .set({ status: to, status_reason: reason, updated_at: now })
+      .where('id', '=', id)
+      .where('status', 'in', [...from])
+      .executeTakeFirst();
+    return result.numUpdatedRows === 1n;
+  }
+
+  /** The source file is in place under the video's media folder. */
+  async recordSource(id: string, sourceFile: string, needHandleSpecial: boolean, now: number): Promise<void> {
+    await this.db
+      .updateTable('videos')
+      .set({ source_file: sourceFile, need_handle_special: needHandleSpecial ? 1 : 0, updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** The upload page's NeedHandleSpecial, kept until the upload is stored. */
+  async setNeedHandleSpecial(id: string, needHandleSpecial: boolean): Promise<void> {
+    await this.db.updateTable('videos').set({ need_handle_special: needHandleSpecial ? 1 : 0 }).where('id', '=', id).execute();
+  }
+
+  async recordTranscode(id: string, duration: number, posterFile: string, now: number): Promise<void> {
+    await this.db.updateTable('videos').set({ duration, poster_file: posterFile, updated_at: now }).where('id', '=', id).execute();
   }
 }

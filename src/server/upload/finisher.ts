@@ -1,11 +1,10 @@
-import type { FileStore } from '@tus/file-store';
 import type { ServiceContext } from '../context';
-import { ApiError } from '../errors';
+import { ApiError, isApiError } from '../errors';
 import { markSourceStored } from '../processing/pipeline';
+import type { UploadStore } from '../storage/uploads';
 import { VideoStatus } from '../storage/videos';
-import { mediaDir } from '../media/paths';
-import { placeSourceFile, sourceFileName } from './sourceFile';
-import type { UploadRows } from './uploadRows';
+import { sourceFileName } from './sourceFile';
+import type { UploadFiles } from './uploadFiles';
 
 /**
  * Turns a complete tus upload into the video's source file and moves the video 8 → 5.
@@ -18,8 +17,8 @@ export class UploadFinisher {
 
   constructor(
     private readonly service: ServiceContext,
-    private readonly rows: UploadRows,
-    private readonly store: FileStore,
+    private readonly rows: UploadStore,
+    private readonly files: UploadFiles,
   ) {}
 
   /** Concurrent calls for one upload share one run, so two finishes never race on the same files. */
@@ -34,11 +33,13 @@ export class UploadFinisher {
 
   /** True when every byte of the upload is stored (and it can be finished). */
   async isComplete(uploadId: string): Promise<boolean> {
-    const row = this.rows.get(uploadId);
+    const row = await this.rows.get(uploadId);
     if (!row) return false;
     try {
-      return (await this.store.getUpload(uploadId)).offset === row.size;
-    } catch {
+      return (await this.files.store.getUpload(uploadId)).offset === row.size;
+    } catch (error) {
+      // A bucket that cannot be reached says nothing about the upload: the request answers 503.
+      if (isApiError(error)) throw error;
       return false;
     }
   }
@@ -46,14 +47,14 @@ export class UploadFinisher {
   /** Finishes every complete upload whose video still waits: the hook may not have run (crash, kill) before a restart. */
   async recheck(): Promise<number> {
     let finished = 0;
-    for (const row of this.rows.unfinishedOfWaitingVideos()) {
+    for (const row of await this.rows.unfinishedOfWaitingVideos()) {
       if (!(await this.isComplete(row.id))) continue;
       try {
         await this.finish(row.id);
         finished++;
-        this.service.log.info('upload finished at start-up', { uploadId: row.id, videoId: row.video_id });
+        this.service.log.info('upload finished at start-up', { uploadId: row.id, videoId: row.videoId });
       } catch (error) {
-        this.service.log.error('upload could not be finished at start-up', { uploadId: row.id, videoId: row.video_id, error: String(error) });
+        this.service.log.error('upload could not be finished at start-up', { uploadId: row.id, videoId: row.videoId, error: String(error) });
       }
     }
     return finished;
@@ -65,19 +66,19 @@ export class UploadFinisher {
   }
 
   private async finishOnce(uploadId: string): Promise<void> {
-    const row = this.rows.get(uploadId);
+    const row = await this.rows.get(uploadId);
     if (!row) throw new ApiError('NOT_FOUND', 'the upload was replaced or removed');
-    if (row.finished_at !== null) return;
-    const video = this.service.videos.get(row.video_id);
+    if (row.finishedAt !== null) return;
+    const video = await this.service.stores.videos.get(row.videoId);
     if (!video || video.status !== VideoStatus.NotUploaded) throw new ApiError('WRONG_STATE', 'the video is not waiting for an uploaded file');
-    const upload = await this.store.getUpload(uploadId);
-    if (upload.offset !== row.size || !upload.storage?.path) throw new ApiError('WRONG_STATE', 'the upload is not complete');
-    const name = sourceFileName(row.file_name, row.file_type);
-    await placeSourceFile(upload.storage.path, mediaDir(this.service.config.dataDir, video.id), name);
-    this.service.db.transaction(() => {
-      this.rows.markFinished(uploadId, this.service.now());
-      markSourceStored(this.service, video.id, name, { needHandleSpecial: video.need_handle_special === 1 });
-    })();
+    const upload = await this.files.store.getUpload(uploadId);
+    if (upload.offset !== row.size) throw new ApiError('WRONG_STATE', 'the upload is not complete');
+    const name = sourceFileName(row.fileName, row.fileType);
+    await this.files.placeSource(upload, video.id, name);
+    await this.service.stores.transaction(async (tx) => {
+      await tx.uploads.markFinished(uploadId, this.service.now());
+      await markSourceStored(this.service, video.id, name, { needHandleSpecial: video.needHandleSpecial, within: tx });
+    });
     this.service.log.info('upload stored', { uploadId, videoId: video.id, size: row.size });
   }
 }

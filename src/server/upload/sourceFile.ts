@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFile, link, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sourceExtension } from '../processing/sourceExtension';
+import { PRIVATE_DIR_MODE } from '../storage/privateModes';
 
 /**
  * `source` plus a known video extension, by the same rule as downloaded sources: the browser's
@@ -18,7 +19,7 @@ export function sourceFileName(uploadedName: string, fileType: string): string {
  * Written under a temporary name and renamed, so a crash or a repeated finish never leaves half a file.
  */
 export async function placeSourceFile(uploadPath: string, targetDir: string, targetName: string): Promise<void> {
-  await mkdir(targetDir, { recursive: true });
+  await mkdir(targetDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const temporary = join(targetDir, `.${targetName}.${randomBytes(6).toString('hex')}.part`);
   try {
     try {

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
-import { FileStore } from '@tus/file-store';
-import { EVENTS, Server, type Upload } from '@tus/server';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { EVENTS, Server, type DataStore, type Locker, type Upload } from '@tus/server';
+import { NodeRequest, sendNodeResponse } from 'srvx/node';
 import { TICKET_HEADER } from '../../shared/uploadPage';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 import type { Handler } from '../http/router';
 import { admitNewUpload } from './admission';
 import type { UploadFinisher } from './finisher';
+import { uncopiedBody } from './requestBody';
 import { verifyTicket, type TicketClaims } from './ticket';
-import type { UploadRows } from './uploadRows';
 import { tusErrorReply } from './tusErrors';
 
 /** The tus endpoint's path; upload URLs are `{PUBLIC_URL}/UploadWidget/files/<32 hex>`. */
@@ -30,14 +30,14 @@ function newUploadId(): string {
 
 export interface TusEndpointDeps {
   service: ServiceContext;
-  rows: UploadRows;
-  store: FileStore;
+  store: DataStore;
   finisher: UploadFinisher;
   ticketKey: Buffer;
+  /** Orders requests to one upload: within the process, or across instances (AdvisoryLocker). */
+  locker: Locker;
 }
 
 export function uploadUrl(service: ServiceContext, uploadId: string): string {
-  // Read on every call: PUBLIC_URL is settled only once the port is known.
   return `${service.config.publicUrl}${TUS_PATH}/${uploadId}`;
 }
 
@@ -65,20 +65,35 @@ function checkCreationHeaders(headers: IncomingHttpHeaders, claims: TicketClaims
 }
 
 /**
- * The tus server (@tus/server + @tus/file-store under DATA_DIR/uploads) and the gate in front of
+ * The tus server (@tus/server with @tus/file-store under DATA_DIR/uploads, or @tus/s3-store in
+ * the S3 bucket) and the gate in front of
  * it. The gate runs for every method before tus sees the request, so its refusals are ordinary
  * JSON replies: no GET of stored files; a genuine, unexpired ticket; an upload URL only of the
  * ticket's own video; a declared length within the ticket's limit. The hooks then do what needs
  * the upload id: record it against the video (replacing an unfinished one) and finish it.
- * The file store's expiry cleanup is never run: it would delete finished uploads.
+ * The stores' expiry cleanup is never run: it would delete finished uploads.
  */
 export function createTusEndpoint(deps: TusEndpointDeps): Handler {
-  const { service, rows, store, finisher, ticketKey } = deps;
+  const { service, store, finisher, ticketKey, locker } = deps;
+  const rows = service.stores.uploads;
   const claimsOf = (ticket: string | null | undefined) => verifyTicket(ticketKey, ticket, service.now());
+  // Videos with a creation under way. tus runs onUploadCreate before the store makes the file, so
+  // a second creation at the same time would replace (and remove) an upload whose file does not
+  // exist yet, stranding the file made a moment later; the second one is refused instead.
+  const creating = new Set<string>();
+  // The upload each of those creations recorded, so a creation the store then failed (a lost
+  // bucket, a full disk) takes its row back instead of leaving a row without bytes.
+  const created = new Map<string, string>();
+  // A creation that stored bytes before failing (a body cut short) keeps its row, to be resumed.
+  const storeHolds = (uploadId: string) => store.getUpload(uploadId).then(
+    () => true,
+    () => false,
+  );
 
   const tus = new Server({
     path: TUS_PATH,
     datastore: store,
+    locker,
     namingFunction: newUploadId,
     // The gate has checked the ticket of every request but OPTIONS, which may come without one.
     maxSize: (req) => {
@@ -96,22 +111,23 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
     async onUploadCreate(req, upload) {
       const claims = claimsOf(req.headers.get(TICKET_HEADER));
       // Checked again here, in one transaction with the insert, so two creations cannot both win.
-      const replaced = service.db.transaction(() => {
-        const existing = admitNewUpload(service, rows, claims);
-        if (existing) rows.removeUnfinished(existing.id);
-        rows.insert({
+      const replaced = await service.stores.transaction(async (tx) => {
+        const existing = await admitNewUpload(tx, claims);
+        if (existing) await tx.uploads.removeUnfinished(existing.id);
+        await tx.uploads.insert({
           id: upload.id,
-          video_id: claims.videoId,
-          app_id: claims.appId,
+          videoId: claims.videoId,
+          appId: claims.appId,
           size: upload.size ?? 0,
-          file_name: metadataText(upload, 'filename', 255),
-          file_type: metadataText(upload, 'filetype', 127),
+          fileName: metadataText(upload, 'filename', 255),
+          fileType: metadataText(upload, 'filetype', 127),
           fingerprint: metadataText(upload, 'fingerprint', 255),
-          created_at: service.now(),
+          createdAt: service.now(),
         });
-        service.db.prepare('UPDATE videos SET need_handle_special = ? WHERE id = ?').run(claims.needHandleSpecial ? 1 : 0, claims.videoId);
+        await tx.videos.setNeedHandleSpecial(claims.videoId, claims.needHandleSpecial);
         return existing;
-      })();
+      });
+      created.set(claims.videoId, upload.id);
       if (replaced) {
         await store.remove(replaced.id).catch(() => undefined);
         service.log.info('upload replaced', { videoId: claims.videoId, uploadId: replaced.id });
@@ -124,7 +140,18 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
     },
     onResponseError: (_req, error) => tusErrorReply(error, service.log),
   });
-  tus.on(EVENTS.POST_TERMINATE, (_req, _res, id) => rows.removeUnfinished(id));
+  tus.on(EVENTS.POST_TERMINATE, (_req, _res, id) => {
+    rows.removeUnfinished(id).catch((error: unknown) => service.log.error('terminated upload row not removed', { uploadId: id, error: String(error) }));
+  });
+  const passOn = async (req: IncomingMessage, res: ServerResponse) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (req.method !== 'PATCH') return void (await tus.handle(req, res));
+    // tus.handle as @tus/server writes it, but with the body taken in without a copy per chunk:
+    // about 1.5× the throughput at two thirds of the CPU (`npm run bench -- ingest`).
+    const request = new NodeRequest({ req, res });
+    Object.defineProperty(request, 'body', { value: uncopiedBody(req) });
+    await sendNodeResponse(res, await tus.handleWeb(request));
+  };
 
   return async ({ req, res, url }) => {
     const method = req.method ?? 'GET';
@@ -135,20 +162,29 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
       if (method === 'POST') {
         if (!COLLECTION.test(url.pathname)) throw new ApiError('METHOD_NOT_ALLOWED', 'create uploads at the endpoint itself');
         checkCreationHeaders(req.headers, claims);
-        const existing = admitNewUpload(service, rows, claims);
-        // A complete upload whose finish did not run is finished now rather than replaced.
-        if (existing && (await finisher.isComplete(existing.id))) {
-          await finisher.finish(existing.id);
-          throw new ApiError('WRONG_STATE', 'the video already has its file');
+        if (creating.has(claims.videoId)) throw new ApiError('WRONG_STATE', 'another upload of this video is being created');
+        creating.add(claims.videoId);
+        try {
+          const existing = await admitNewUpload(service.stores, claims);
+          // A complete upload whose finish did not run is finished now rather than replaced.
+          if (existing && (await finisher.isComplete(existing.id))) {
+            await finisher.finish(existing.id);
+            throw new ApiError('WRONG_STATE', 'the video already has its file');
+          }
+          await passOn(req, res);
+          const uploadId = created.get(claims.videoId);
+          if (uploadId !== undefined && res.statusCode !== 201 && !(await storeHolds(uploadId))) await rows.removeUnfinished(uploadId);
+        } finally {
+          creating.delete(claims.videoId);
+          created.delete(claims.videoId);
         }
-      } else {
-        const uploadId = uploadIdOf(url.pathname);
-        const row = uploadId === undefined ? undefined : rows.get(uploadId);
-        if (!row) throw new ApiError('NOT_FOUND', 'no such upload');
-        if (row.video_id !== claims.videoId || row.app_id !== claims.appId) throw new ApiError('NO_PERMISSION', 'the upload belongs to another video');
+        return;
       }
+      const uploadId = uploadIdOf(url.pathname);
+      const row = uploadId === undefined ? undefined : await rows.get(uploadId);
+      if (!row) throw new ApiError('NOT_FOUND', 'no such upload');
+      if (row.videoId !== claims.videoId || row.appId !== claims.appId) throw new ApiError('NO_PERMISSION', 'the upload belongs to another video');
     }
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    await tus.handle(req, res);
+    await passOn(req, res);
   };
 }

@@ -1,14 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { FileStore } from '@tus/file-store';
+import { MemoryLocker } from '@tus/server';
 import type { ResumeState } from '../../shared/uploadPage';
 import type { ServiceContext } from '../context';
+import { isApiError } from '../errors';
+import { PRIVATE_DIR_MODE } from '../storage/privateModes';
 import type { Handler } from '../http/router';
+import { AdvisoryLocker } from './advisoryLocker';
 import { UploadFinisher } from './finisher';
-import { issueTicket, TICKET_LIFETIME_SECONDS, type TicketClaims } from './ticket';
+import { issueTicket, TICKET_LIFETIME_SECONDS, verifyTicket, type TicketClaims } from './ticket';
 import { loadTicketKey } from './ticketKey';
 import { createTusEndpoint, uploadUrl } from './tusEndpoint';
-import { UploadRows } from './uploadRows';
+import { bucketUploads, diskUploads, type UploadFiles } from './uploadFiles';
 
 /** The service's side of the widget's upload: tickets, the tus endpoint, resume state, finishing. */
 export interface UploadService {
@@ -16,6 +19,8 @@ export interface UploadService {
   tusHandler: Handler;
   /** A ticket for one upload page, valid for {@link TICKET_LIFETIME_SECONDS}. */
   issueTicket(claims: Omit<TicketClaims, 'expiresAt'>): string;
+  /** The claims of a genuine, unexpired ticket; throws the ApiError that says why not. */
+  verifyTicket(ticket: string | undefined): TicketClaims;
   /**
    * The video's unfinished upload for the uploader to resume, or null. A complete upload whose
    * finish did not run is finished here instead (the video then no longer waits for a file).
@@ -27,45 +32,52 @@ export interface UploadService {
   close(): Promise<void>;
 }
 
-/**
- * FileStore's constructor starts an async mkdir whose callback throws, uncaught, when it fails
- * (e.g. the data directory was removed right after start-up). The folder is made synchronously
- * above, so that check is skipped.
- */
-class PreparedFileStore extends FileStore {}
-// The method is private in FileStore's types, so it is replaced on the prototype rather than overridden.
-(PreparedFileStore.prototype as unknown as { checkOrCreateDirectory(): void }).checkOrCreateDirectory = () => {};
-
-export function createUploadService(service: ServiceContext): UploadService {
+/** Upload bytes in the S3 bucket when the files live there, else in DATA_DIR/uploads. */
+function uploadFiles(service: ServiceContext): UploadFiles {
+  if (service.files.bucket) return bucketUploads(service.files.bucket);
   const directory = join(service.config.dataDir, 'uploads');
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
-  // No expirationPeriodInMilliseconds: the store's expiry cleanup deletes finished uploads too.
-  const store = new PreparedFileStore({ directory });
-  const rows = new UploadRows(service.db);
-  const finisher = new UploadFinisher(service, rows, store);
-  const ticketKey = loadTicketKey(service.config.dataDir);
+  mkdirSync(directory, { recursive: true, mode: PRIVATE_DIR_MODE });
+  return diskUploads(directory, service.config.dataDir);
+}
+
+export async function createUploadService(service: ServiceContext): Promise<UploadService> {
+  const rows = service.stores.uploads;
+  const files = uploadFiles(service);
+  const { store } = files;
+  // Left by a crash between replacing an upload's row and removing its bytes, or by a creation whose row was rolled back.
+  const removed = await files.sweepStrays(async (id) => (await rows.get(id)) !== undefined);
+  if (removed > 0) service.log.info('stray uploads removed at start-up', { uploads: removed });
+  const finisher = new UploadFinisher(service, rows, files);
+  const ticketKey = await loadTicketKey(service);
+  // Instances on one PostgreSQL share their uploads, so their locks must be shared too.
+  const locker = service.config.databaseUrl ? new AdvisoryLocker(service.config.databaseUrl) : new MemoryLocker();
 
   return {
-    tusHandler: createTusEndpoint({ service, rows, store, finisher, ticketKey }),
+    tusHandler: createTusEndpoint({ service, store, finisher, ticketKey, locker }),
     issueTicket(claims) {
       return issueTicket(ticketKey, { ...claims, expiresAt: Math.floor(service.now() / 1000) + TICKET_LIFETIME_SECONDS });
     },
+    verifyTicket: (ticket) => verifyTicket(ticketKey, ticket, service.now()),
     async pendingUpload(videoId) {
-      const row = rows.forVideo(videoId);
-      if (!row || row.finished_at !== null) return null;
+      const row = await rows.forVideo(videoId);
+      if (!row || row.finishedAt !== null) return null;
       let offset: number;
       try {
         offset = (await store.getUpload(row.id)).offset;
-      } catch {
+      } catch (error) {
+        if (isApiError(error)) throw error; // the bucket cannot be reached: not the same as gone
         return null; // the tus file is gone: the next upload replaces the row
       }
       if (offset >= row.size) {
         await finisher.finish(row.id);
         return null;
       }
-      return { uploadUrl: uploadUrl(service, row.id), offset, size: row.size, fileName: row.file_name, fingerprint: row.fingerprint };
+      return { uploadUrl: uploadUrl(service, row.id), offset, size: row.size, fileName: row.fileName, fingerprint: row.fingerprint };
     },
     recheck: () => finisher.recheck(),
-    close: () => finisher.drain(),
+    async close() {
+      await finisher.drain();
+      if (locker instanceof AdvisoryLocker) await locker.close();
+    },
   };
 }

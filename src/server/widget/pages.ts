@@ -3,8 +3,10 @@ import { pageMessage, type PageMessage } from '../../shared/messages';
 import type { UploadPageBoot } from '../../shared/uploadPage';
 import type { WidgetLanguage } from '../../shared/widgetConfig';
 import type { ApiError } from '../errors';
+import { errorPageTexts } from './errorPageTexts';
 import { escapeHtml, jsonForScript } from './html';
-import type { NotifyTarget } from './pageQuery';
+import type { ErrorPageLook, NotifyTarget } from './pageQuery';
+import type { UploaderAssets } from './uploaderAssets';
 
 /** Where the page's own files are served (see static routes). */
 export const ASSETS_PATH = '/UploadWidget/assets';
@@ -22,18 +24,20 @@ function send(res: ServerResponse, status: number, headers: OutgoingHttpHeaders,
   res.end(html);
 }
 
-const TITLES: Record<WidgetLanguage, string> = { en: 'Upload video', 'zh-CN': '上传视频' };
+const TITLES: Record<WidgetLanguage, string> = { en: 'Upload video', 'zh-CN': '上传视频', 'zh-TW': '上傳影片' };
 
 /**
  * The uploader page: only scripts and styles of this service, uploads only to it, and framed only
  * by the host origin. The JSON data block is not script, so CSP needs no 'unsafe-inline'.
  */
-export function sendUploadPage(res: ServerResponse, boot: UploadPageBoot, publicOrigin: string): void {
+export function sendUploadPage(res: ServerResponse, boot: UploadPageBoot, publicOrigin: string, assets: UploaderAssets): void {
   const csp = [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data: blob:",
+    // The preview's <video> reads the chosen file through an object URL.
+    "media-src blob:",
     "font-src 'self' data:",
     `connect-src 'self' ${publicOrigin}`,
     "object-src 'none'",
@@ -47,9 +51,8 @@ export function sendUploadPage(res: ServerResponse, boot: UploadPageBoot, public
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(TITLES[boot.lang])}</title>
-<link rel="stylesheet" href="${ASSETS_PATH}/uploader.css">
-<script type="application/json" id="upload-boot">${jsonForScript(boot)}</script>
-<script type="module" src="${ASSETS_PATH}/uploader.js"></script>
+${assets.styles.map((name) => `<link rel="stylesheet" href="${ASSETS_PATH}/${name}">\n`).join('')}<script type="application/json" id="upload-boot">${jsonForScript(boot)}</script>
+<script type="module" src="${ASSETS_PATH}/${assets.script}"></script>
 </head>
 <body><div id="app"></div></body>
 </html>
@@ -61,18 +64,29 @@ export function sendUploadPage(res: ServerResponse, boot: UploadPageBoot, public
 export interface ErrorPageData {
   targetOrigin: string;
   messages: PageMessage[];
+  /** Posted when the person presses the page's Close button (shown only when the host can hear it). */
+  close: PageMessage;
 }
 
 /** Path of the error page's one script; it only posts the data block's messages. */
 export const ERROR_SCRIPT_PATH = `${ASSETS_PATH}/error.js`;
 
 /**
- * The validation error page: its whole visible text is `ErrorCode : <code>, ErrorMessage : <message>`.
- * It may be framed anywhere, so the user sees why even when the host origin is the problem; it
- * holds nothing to click. It reports to the host only through a trusted channel and origin.
+ * The validation error page: a heading, the line `ErrorCode : <code>, ErrorMessage : <message>`
+ * (one text node: tests outside the project read it), what the person or the site owner can do,
+ * and a Close button that `error.js` shows when the host can hear it. Styled by the uploader's
+ * stylesheet, in the uploader's language. It may be framed anywhere, so the user sees why even
+ * when the host origin is the problem. It reports to the host only through a trusted channel and origin.
  */
-export function sendErrorPage(res: ServerResponse, error: ApiError, target: NotifyTarget | undefined): void {
+export function sendErrorPage(
+  res: ServerResponse,
+  error: ApiError,
+  target: NotifyTarget | undefined,
+  { lang, theme }: ErrorPageLook,
+  styles: readonly string[],
+): void {
   const text = `ErrorCode : ${error.code}, ErrorMessage : ${error.resultMessage}`;
+  const t = errorPageTexts(lang);
   let report = '';
   if (target) {
     const data: ErrorPageData = {
@@ -84,20 +98,29 @@ export function sendErrorPage(res: ServerResponse, error: ApiError, target: Noti
           info: { videoId: target.videoId, reason: 'validation', code: error.code, message: error.resultMessage },
         }),
       ],
+      close: pageMessage(target.channel, { type: 'close' }),
     };
     report = `<script type="application/json" id="upload-error">${jsonForScript(data)}</script>
-<script src="${ERROR_SCRIPT_PATH}" defer></script>
 `;
   }
   const html = `<!doctype html>
-<html lang="en">
+<html lang="${lang}"${theme === 'auto' ? '' : ` data-theme="${theme}"`}>
 <head>
 <meta charset="utf-8">
-<title>Upload error</title>
-${report}</head>
-<body>${escapeHtml(text)}</body>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(t.title)}</title>
+${styles.map((name) => `<link rel="stylesheet" href="${ASSETS_PATH}/${name}">\n`).join('')}${report}<script src="${ERROR_SCRIPT_PATH}" defer></script>
+</head>
+<body>
+<main class="uploader error-page">
+<h1>${escapeHtml(t.heading)}</h1>
+<p class="error-line">${escapeHtml(text)}</p>
+<p class="hint">${escapeHtml(t.advice[error.code] ?? t.advice.other)}</p>
+<div class="actions"><button type="button" id="close-widget" hidden>${escapeHtml(t.close)}</button></div>
+</main>
+</body>
 </html>
 `;
-  const csp = "default-src 'none'; script-src 'self'; base-uri 'none'; form-action 'none'";
+  const csp = "default-src 'none'; script-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'";
   send(res, error.httpStatus, { 'Content-Security-Policy': csp }, html);
 }

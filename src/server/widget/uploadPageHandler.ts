@@ -6,23 +6,33 @@ import type { Handler } from '../http/router';
 import { VideoStatus } from '../storage/videos';
 import type { UploadService } from '../upload/uploadService';
 import { TUS_PATH } from '../upload/tusEndpoint';
-import { notifyTarget, validatePageRequest } from './pageQuery';
+import { errorPageLook, notifyTarget, validatePageRequest } from './pageQuery';
 import { sendErrorPage, sendUploadPage } from './pages';
+import { uploaderAssetsReader } from './uploaderAssets';
 
 /**
  * GET /UploadWidget/Upload: validates the loader's query and answers with the uploader page
  * (boot data: ticket, limit, resume state) or the `ErrorCode : …` page, which carries the
- * error's HTTP status.
+ * error's HTTP status (500 for a failure of the service's own).
  */
 export function uploadPageHandler(service: ServiceContext, uploads: UploadService): Handler {
+  const assets = uploaderAssetsReader(service.config.distDir);
+  // The error page is shown unstyled rather than not at all when the build's manifest is unreadable.
+  const stylesOrNone = (): readonly string[] => {
+    try {
+      return assets().styles;
+    } catch {
+      return [];
+    }
+  };
   return async ({ req, res, url }) => {
     const params = new Params(url.searchParams);
     try {
-      const request = validatePageRequest(service, params, req.headers['accept-language']);
+      const request = await validatePageRequest(service, params, req.headers['accept-language']);
       const videoId = request.video.id;
       const resume = await uploads.pendingUpload(videoId);
       // pendingUpload finishes an upload that was complete but never finished: then there is nothing left to upload.
-      if (service.videos.get(videoId)?.status !== VideoStatus.NotUploaded) throw new ApiError('WRONG_STATE', 'the video already has its file');
+      if ((await service.stores.videos.get(videoId))?.status !== VideoStatus.NotUploaded) throw new ApiError('WRONG_STATE', 'the video already has its file');
       const maxFileSize = request.uploadType === 'silverlight' ? service.config.maxUploadBytesSilverlight : service.config.maxUploadBytesFlash;
       const boot: UploadPageBoot = {
         videoId,
@@ -30,15 +40,18 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
         hostOrigin: request.hostOrigin,
         form: request.form,
         lang: request.lang,
+        look: request.look,
         tusEndpoint: `${service.config.publicUrl}${TUS_PATH}/`,
-        ticket: uploads.issueTicket({ appId: request.app.appId, videoId, maxFileSize, needHandleSpecial: request.needHandleSpecial }),
+        ticket: uploads.issueTicket({ appId: request.app.appId, videoId, maxFileSize, needHandleSpecial: request.needHandleSepcial }),
         maxFileSize,
+        uploadChunkBytes: service.config.uploadChunkBytes,
         resume,
       };
-      sendUploadPage(res, boot, new URL(service.config.publicUrl).origin);
+      sendUploadPage(res, boot, new URL(service.config.publicUrl).origin, assets());
     } catch (error) {
-      if (!isApiError(error)) throw error;
-      sendErrorPage(res, error, notifyTarget(service, params));
+      // The page is framed by the host: whatever failed (a disk error, say), it shows the error page, never JSON.
+      if (!isApiError(error)) service.log.error('upload page failed', { error: String((error as Error)?.stack ?? error) });
+      sendErrorPage(res, isApiError(error) ? error : new ApiError('INTERNAL'), notifyTarget(service, params), errorPageLook(params, req.headers['accept-language']), stylesOrNone());
     }
   };
 }

@@ -1,10 +1,26 @@
+import { element } from './dom';
+import type { LoaderTexts } from './texts';
+
 /**
- * Shows the service's error page (src/server/widget/pages.ts: the bare text, titled "Upload error")
- * in a same-origin blank container (popup or iframe), for configuration errors the loader finds
- * itself. `textContent` keeps every echoed value inert. A new window's or iframe's first blank
- * document always has a body (HTML: "populate with html/head/body").
+ * The uploader's font and the system's own light or dark colours: the loader's byte budget keeps
+ * it this short (src/server/widget/pages.ts links the uploader's whole stylesheet).
  */
-export function writeErrorPage(doc: Document, code: string, message: string): void {
-  doc.title = 'Upload error';
-  doc.body.textContent = `ErrorCode : ${code}, ErrorMessage : ${message}`;
+const CSS = ':root{color-scheme:light dark;font:15px system-ui}';
+
+/**
+ * The service's error page (src/server/widget/pages.ts) for configuration errors the loader finds
+ * itself, written into a same-origin blank container (popup or iframe): a heading, the line
+ * `ErrorCode : <code>, ErrorMessage : <message>` as one text node, and what the site owner can do.
+ * Closing is the container's own: the overlay's × (or Escape), the popup window's close; a
+ * button of its own here would cost the loader bytes for a second way to do the same. Text nodes keep every echoed value inert. A new window's or iframe's first blank
+ * document always has a head and a body (HTML: "populate with html/head/body").
+ */
+export function writeErrorPage(doc: Document, code: string, message: string, texts: LoaderTexts): void {
+  doc.title = texts.errorHeading;
+  doc.documentElement.lang = texts.lang;
+  doc.head.append(element(doc, 'style', {}, CSS));
+  const line = `ErrorCode : ${code}, ErrorMessage : ${message}`;
+  // Line breaks between the blocks, so a reader of textContent (not only innerText) finds the line on its own.
+  const main = element(doc, 'main', {}, element(doc, 'h1', {}, texts.errorHeading), '\n', element(doc, 'p', {}, line), '\n', element(doc, 'p', {}, texts.errorAdvice));
+  doc.body.replaceChildren(main);
 }

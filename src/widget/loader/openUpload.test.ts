@@ -82,7 +82,7 @@ describe('overlay form', () => {
 
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     expect(document.body.innerHTML).toBe(before);
-    expect(on.onFailure).toHaveBeenCalledExactlyOnceWith({ videoId: 'v-1', reason: 'closed', message: 'The upload widget was closed before a file was uploaded.' });
+    expect(on.onFailure).toHaveBeenCalledExactlyOnceWith({ videoId: 'v-1', reason: 'closed', message: 'Closed before a file was uploaded.' });
 
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     expect(on.onFailure).toHaveBeenCalledOnce();
@@ -161,7 +161,7 @@ describe('page events', () => {
     fromPage(page, SUCCESS, channel);
     handle.close();
     expect(on.onFailure).not.toHaveBeenCalled();
-    expect(popup.postMessage).toHaveBeenCalledWith(hostMessage(channel), SERVICE);
+    expect(popup.postMessage).toHaveBeenCalledWith(hostMessage(channel, 'close'), SERVICE);
     expect(popup.close).toHaveBeenCalled();
   });
 
@@ -194,9 +194,24 @@ describe('configuration errors the loader sees itself', () => {
     const on = handlers();
     const { popup, url } = openPopupWidget({ appId: '', ...on });
     expect(url).toBe('');
-    expect(popup.document.body.textContent).toBe('ErrorCode : 101, ErrorMessage : Missing Parameter: appId');
+    const lines = [...popup.document.body.querySelectorAll('h1, p, button')].map((node) => node.textContent);
+    expect(lines).toEqual([
+      'The upload cannot start',
+      'ErrorCode : 101, ErrorMessage : Missing Parameter: appId',
+      'The site owner can fix this setting.',
+    ]);
+    expect(popup.document.documentElement.lang).toBe('en');
+    // A line of its own for readers of textContent too.
+    expect(popup.document.body.textContent!.split('\n')).toContain('ErrorCode : 101, ErrorMessage : Missing Parameter: appId');
     await Promise.resolve();
     expect(on.onFailure).toHaveBeenCalledExactlyOnceWith({ videoId: 'v-1', reason: 'validation', code: '101', message: 'Missing Parameter: appId' });
+  });
+
+  it('speak the configured language, even when another option is wrong', () => {
+    const { popup } = openPopupWidget({ token: 5, lang: 'zh-TW' });
+    expect(popup.document.documentElement.lang).toBe('zh-TW');
+    expect(popup.document.title).toBe('無法開始上傳');
+    expect(popup.document.querySelector('h1')!.textContent).toBe('無法開始上傳');
   });
 
   it('escape what they echo', () => {

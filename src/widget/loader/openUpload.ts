@@ -1,11 +1,12 @@
-import type { UploadWidgetHandle } from '../../shared/widgetConfig';
+import type { UploadWidgetHandle, WidgetForm } from '../../shared/widgetConfig';
 import { writeErrorPage } from './errorPage';
 import { linkToPage } from './messaging';
 import { openOverlay } from './overlay';
-import { randomChannel, uploadPageUrl } from './pageUrl';
+import { uploadPageUrl } from '../../shared/uploadPage';
+import { randomChannel } from './pageUrl';
 import { openPopup } from './popup';
 import { loaderTexts } from './texts';
-import { checkConfig, type WidgetForm } from './validateConfig';
+import { checkConfig, RULES } from './validateConfig';
 
 export interface WidgetTarget {
   /** The service's base URL, no trailing slash. */
@@ -32,31 +33,36 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   const check = checkConfig(raw, target.form);
   const { handlers, videoId } = check;
   const config = check.ok ? check.config : undefined;
-  const texts = loaderTexts(config?.lang, win.navigator.language);
+  // checkConfig has thrown unless `raw` is an object.
+  const texts = loaderTexts((raw as { lang?: unknown }).lang, win.navigator.language);
   const channel = randomChannel();
   // Empty without a valid configuration: the container stays blank for the loader's own error page.
-  const pageUrl = (host: Window, form: WidgetForm) => (config ? uploadPageUrl(target.serviceBase, config, channel, host.location.origin, form) : '');
+  const pageUrl = (host: Window, form: WidgetForm) => (config ? uploadPageUrl(target.serviceBase, config, RULES, channel, host.location.origin, form) : '');
 
   let closed = false;
   let succeeded = false;
+  // The page reports whether bytes are moving; × or Escape then asks inside the page first.
+  let busy = false;
 
   // A close ends the widget: later messages are not heard, and without a success it is a failure.
   const close = () => {
     if (closed) return;
     closed = true;
-    unlink();
+    link.stop();
     container.remove();
     if (!succeeded) emit(handlers.onFailure, { videoId, reason: 'closed', message: texts.closed });
   };
+  // × or Escape while bytes move: the page asks, and answers with `close` if the person confirms.
+  const requestClose = (now?: boolean) => (busy && !now ? link.tell('askClose') : close());
 
   // The popup form has no layout options: its fallback layer is centred and covers the reachable top.
   const layout = target.form === 'overlay' ? config : undefined;
   const container =
     (target.form === 'popup' && openPopup(win, pageUrl(win, 'popup'), close)) ||
     // Blocked (or asked for): the overlay needs no permission, so the user still gets the uploader.
-    openOverlay(win, layout?.isTop ?? true, layout ?? {}, texts, (host) => pageUrl(host, 'overlay'), close);
+    openOverlay(win, layout?.isTop ?? true, layout ?? {}, texts, (host) => pageUrl(host, 'overlay'), requestClose);
 
-  const unlink = linkToPage(container, new URL(target.serviceBase).origin, channel, (message) => {
+  const link = linkToPage(container, new URL(target.serviceBase).origin, channel, (message) => {
     switch (message.type) {
       case 'success':
         if (succeeded) return;
@@ -69,7 +75,10 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
       case 'error':
         emit(handlers.onError, message.info);
         return;
-      // 'ready' and 'uploading' need nothing from the loader.
+      case 'uploading':
+        busy = message.busy;
+        return;
+      // 'ready' needs nothing from the loader.
       case 'close':
         close();
     }
@@ -78,7 +87,7 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   if (!check.ok) {
     const { code, message } = check.problem;
     const doc = container.page()?.document;
-    if (doc) writeErrorPage(doc, code, message);
+    if (doc) writeErrorPage(doc, code, message, texts);
     // After returning, so a handler may already use the handle.
     queueMicrotask(() => emit(handlers.onFailure, { videoId, reason: 'validation', code, message }));
   }

@@ -1,4 +1,5 @@
 import type { Container } from './container';
+import { element } from './dom';
 import type { LoaderTexts } from './texts';
 
 export interface OverlayLayout {
@@ -22,9 +23,11 @@ const HOST_STYLE =
  */
 const CSS =
   'div{position:fixed;display:flex;flex-flow:column;width:min(640px,96vw);height:min(560px,96vh);background:#fff}' +
-  // The browser's own focus ring marks the button for keyboard users.
-  'button{align-self:flex-end;border:0;background:none;font:20px/32px system-ui;width:32px}' +
-  'iframe{flex:1;border:0}';
+  // The browser's own focus ring marks the button for keyboard users; 44 px each way is a touch target (WCAG 2.5.5).
+  'button{align-self:flex-end;border:0;background:none;font:20px/44px system-ui;width:44px}' +
+  'iframe{flex:1;border:0}' +
+  // Phones: the whole screen, whatever left/top asked (the placement is inline, hence !important).
+  '@media(max-width:479.9px){div{inset:0!important;transform:none!important;width:auto;height:auto}}';
 
 /** The topmost window when its document is reachable (same origin); reading a cross-origin one throws. */
 function reachableTop(win: Window): Window {
@@ -41,7 +44,9 @@ function reachableTop(win: Window): Window {
  * A modal layer holding the upload page's iframe, in the caller's window or, with `isTop`, in its
  * reachable top. `pageUrl` gets the window the layer lands in (its origin goes on the page's
  * address); empty leaves the iframe blank for the loader's own error page. Close button and Escape
- * call `onCloseRequest`; focus stays inside until removed, then goes back to where it was.
+ * call `onCloseRequest()`, which may ask first; the caller's page going away calls
+ * `onCloseRequest(true)`, as nobody is left to answer. Focus stays inside until removed, then goes
+ * back to where it was.
  */
 export function openOverlay(
   caller: Window,
@@ -49,7 +54,7 @@ export function openOverlay(
   layout: OverlayLayout,
   texts: LoaderTexts,
   pageUrl: (host: Window) => string,
-  onCloseRequest: () => void,
+  onCloseRequest: (now?: boolean) => void,
 ): Container {
   const host = isTop ? reachableTop(caller) : caller;
   const doc = host.document;
@@ -62,13 +67,8 @@ export function openOverlay(
   layer.style.cssText = HOST_STYLE;
   const root = layer.attachShadow({ mode: 'closed' });
 
-  // Built node by node (no innerHTML): host pages that enforce Trusted Types would refuse markup strings.
-  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string>, ...children: (Node | string)[]) => {
-    const element = doc.createElement(tag);
-    for (const name in attributes) element.setAttribute(name, attributes[name]!);
-    element.append(...children);
-    return element;
-  };
+  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string>, ...children: (Node | string)[]) =>
+    element(doc, tag, attributes, ...children);
   const closeButton = el('button', { 'aria-label': texts.close }, '×');
   const frame = el('iframe', { title: texts.dialog });
   const url = pageUrl(host);
@@ -79,7 +79,7 @@ export function openOverlay(
   const end = el('span', { tabindex: '0' });
   start.onfocus = () => frame.focus();
   end.onfocus = () => closeButton.focus();
-  closeButton.onclick = onCloseRequest;
+  closeButton.onclick = () => onCloseRequest();
   const dialog = el('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': texts.dialog }, start, closeButton, frame, end);
   // Centred on an axis unless placed on it.
   dialog.style.cssText = `left:${layout.left ?? '50%'};top:${layout.top ?? '50%'};transform:translate(${layout.left ? 0 : '-50%'},${layout.top ? 0 : '-50%'})`;
@@ -99,7 +99,8 @@ export function openOverlay(
   doc.addEventListener('focusin', onFocusIn, true);
   doc.addEventListener('keydown', onKeyDown, true);
   // A layer placed in the top window would outlive our frame's page; take it down with us.
-  if (host !== caller) caller.addEventListener('pagehide', onCloseRequest);
+  const onPageHide = () => onCloseRequest(true);
+  if (host !== caller) caller.addEventListener('pagehide', onPageHide);
 
   doc.body.append(layer);
   frame.focus();
@@ -110,7 +111,7 @@ export function openOverlay(
     remove() {
       doc.removeEventListener('focusin', onFocusIn, true);
       doc.removeEventListener('keydown', onKeyDown, true);
-      caller.removeEventListener('pagehide', onCloseRequest);
+      caller.removeEventListener('pagehide', onPageHide);
       layer.remove();
       previousFocus?.focus();
     },

@@ -1,6 +1,5 @@
-import type { UploadWidgetHandle } from '../../shared/widgetConfig';
+import type { UploadWidgetHandle, WidgetForm } from '../../shared/widgetConfig';
 import { openWidget } from './openUpload';
-import type { WidgetForm } from './validateConfig';
 
 /**
  * `openUpload` of a script-tag loader. The service's base URL comes from the script's own `src`

@@ -1,21 +1,34 @@
-import type { WidgetLanguage } from '../../shared/widgetConfig';
+import { languageOf, WIDGET_LANGUAGES, type WidgetLanguage } from '../../shared/widgetConfig';
 
 /** The few words the loader itself shows or reports; the uploader page carries the rest. */
 const TEXTS = {
   en: {
     dialog: 'Upload video',
     close: 'Close',
-    closed: 'The upload widget was closed before a file was uploaded.',
+    closed: 'Closed before a file was uploaded.',
+    errorHeading: 'The upload cannot start',
+    errorAdvice: 'The site owner can fix this setting.',
   },
   'zh-CN': {
     dialog: '上传视频',
     close: '关闭',
-    closed: '上传窗口已关闭，未上传文件。',
+    closed: '窗口已关闭，未上传文件。',
+    errorHeading: '无法开始上传',
+    errorAdvice: '请网站管理员修正设置。',
+  },
+  'zh-TW': {
+    dialog: '上傳影片',
+    close: '關閉',
+    closed: '視窗已關閉，未上傳檔案。',
+    errorHeading: '無法開始上傳',
+    errorAdvice: '請網站管理員修正設定。',
   },
 } as const satisfies Record<WidgetLanguage, Record<string, string>>;
 
-export type LoaderTexts = (typeof TEXTS)[WidgetLanguage];
+export type LoaderTexts = (typeof TEXTS)[WidgetLanguage] & { lang: WidgetLanguage };
 
-export function loaderTexts(lang: WidgetLanguage | undefined, browserLanguage: string): LoaderTexts {
-  return TEXTS[lang ?? (/^zh/i.test(browserLanguage) ? 'zh-CN' : 'en')];
+/** The configured `lang` when it is one we speak (even when another option is wrong, as on the service), else the browser's. */
+export function loaderTexts(lang: unknown, browserLanguage: string): LoaderTexts {
+  const chosen = WIDGET_LANGUAGES.includes(lang as never) ? (lang as WidgetLanguage) : languageOf(browserLanguage);
+  return { ...TEXTS[chosen], lang: chosen };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkConfig } from './validateConfig';
+import { PAGE_OPTIONS } from '../../shared/widgetConfig';
+import { checkConfig, RULES } from './validateConfig';
 
 const AUTH = { appId: 'app-a', timestamp: '1700000000', token: '0123456789abcdef0123456789abcdef', videoId: 'v-1' };
 
@@ -36,7 +37,10 @@ describe('checkConfig: parameter problems become the error page', () => {
     [{ ...AUTH, timestamp: 1700000000 }, '106', 'Invalid Parameter: timestamp must be a string, got a number'],
     [{ ...AUTH, uploadType: 'html5' }, '106', 'Invalid Parameter: uploadType must be "flash" or "silverlight", got "html5"'],
     [{ ...AUTH, needHandleSepcial: 'true' }, '106', 'Invalid Parameter: needHandleSepcial must be true or false, got "true"'],
-    [{ ...AUTH, lang: 'fr' }, '106', 'Invalid Parameter: lang must be "en" or "zh-CN", got "fr"'],
+    [{ ...AUTH, lang: 'fr' }, '106', 'Invalid Parameter: lang must be "en" or "zh-CN" or "zh-TW", got "fr"'],
+    // The look's values are the service's to check (test/widget.page.test.ts); the loader wants strings.
+    [{ ...AUTH, theme: true }, '106', 'Invalid Parameter: theme must be a string, got a boolean'],
+    [{ ...AUTH, accentColor: 0x2563eb }, '106', 'Invalid Parameter: accentColor must be a string, got a number'],
     [{ ...AUTH, isTop: 1 }, '106', 'Invalid Parameter: isTop must be true or false, got a number'],
     [{ ...AUTH, left: 120 }, '106', 'Invalid Parameter: left must be a CSS length such as "120px" or "10%", got a number'],
     [{ ...AUTH, top: '-5px' }, '106', 'Invalid Parameter: top must be a CSS length such as "120px" or "10%", got "-5px"'],
@@ -66,11 +70,18 @@ describe('checkConfig: valid configurations', () => {
   });
 
   it('takes every option of the overlay form', () => {
-    const check = checkConfig({ ...AUTH, uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-CN', left: ' 10% ', top: '0', isTop: false }, 'overlay');
-    expect(check).toMatchObject({ ok: true, config: { uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-CN', left: '10%', top: '0', isTop: false } });
+    const look = { theme: 'dark', accentColor: '#0f766e', radius: '4px' };
+    const check = checkConfig({ ...AUTH, uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', ...look, left: ' 10% ', top: '0', isTop: false }, 'overlay');
+    expect(check).toMatchObject({ ok: true, config: { uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', ...look, left: '10%', top: '0', isTop: false } });
   });
 
   it.each(['120px', '10%', '2.5em', '.5rem', '30vh', '0'])('accepts the CSS length %s', (left) => {
     expect(checkConfig({ ...AUTH, left }, 'overlay').ok).toBe(true);
+  });
+});
+
+describe('the loader\'s rules', () => {
+  it('name exactly the shared page options, in their order (the first problem is the one the service reports)', () => {
+    expect(Object.keys(RULES)).toEqual([...PAGE_OPTIONS]);
   });
 });

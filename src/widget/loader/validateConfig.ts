@@ -1,10 +1,19 @@
-import type { UploadPageQuery } from '../../shared/uploadPage';
-import type { UploadEventHandlers, UploadType, WidgetLanguage } from '../../shared/widgetConfig';
-
-export type WidgetForm = 'popup' | 'overlay';
+import {
+  HANDLERS,
+  OVERLAY_OPTIONS,
+  UPLOAD_TYPES,
+  VALUE_SHAPES,
+  WIDGET_LANGUAGES,
+  type PageOption,
+  type UploadEventHandlers,
+  type UploadType,
+  type WidgetForm,
+  type WidgetLanguage,
+  type WidgetTheme,
+} from '../../shared/widgetConfig';
 
 /** The configuration after checking, with every default applied. */
-export interface ResolvedConfig {
+interface ResolvedConfig {
   appId: string;
   timestamp: string;
   token: string;
@@ -12,13 +21,16 @@ export interface ResolvedConfig {
   uploadType: UploadType;
   needHandleSepcial: boolean;
   lang: WidgetLanguage | undefined;
+  theme: WidgetTheme | undefined;
+  accentColor: string | undefined;
+  radius: string | undefined;
   left: string | undefined;
   top: string | undefined;
   isTop: boolean;
 }
 
 /** A configuration error shown on the error page, with the service's code for the same failure (src/server/errors.ts). */
-export interface ConfigProblem {
+interface ConfigProblem {
   code: '101' | '106';
   message: string;
 }
@@ -29,60 +41,59 @@ export type ConfigCheck = {
   videoId: string;
 } & ({ ok: true; config: ResolvedConfig } | { ok: false; problem: ConfigProblem });
 
-/** The options the upload page takes (src/shared/uploadPage.ts). */
-type PageOption = keyof UploadPageQuery & keyof ResolvedConfig;
 type Rule = [valid: (value: unknown) => boolean, expected: string];
 
 const typeIs = (type: string) => (value: unknown) => typeof value === type;
-const oneOf = <T>(...values: T[]) => (value: unknown) => values.includes(value as T);
+const oneOf = (values: readonly string[]): Rule => [(value) => values.includes(value as string), values.map((value) => `"${value}"`).join(' or ')];
 const STRING: Rule = [typeIs('string'), 'a string'];
 const BOOLEAN: Rule = [typeIs('boolean'), 'true or false'];
-/** Non-negative lengths only: a negative offset would push the layer out of sight. */
-const LENGTH: Rule = [
-  (value) => typeof value === 'string' && /^(0|\d*\.?\d+(px|%|em|rem|vw|vh|vmin|vmax|ch|ex|pt|pc|cm|mm|in))$/i.test(value.trim()),
-  'a CSS length such as "120px" or "10%"',
-];
+const shaped = ([pattern, expected]: readonly [RegExp, string]): Rule => [(value) => typeof value === 'string' && pattern.test(value.trim()), expected];
+const LENGTH = shaped(VALUE_SHAPES.length);
 
 /**
- * The options the service checks too (they go on the upload page's address), in the spec table's
- * order, so the first problem reported is the one the service would report. The first four are
- * required; the rest have a default.
+ * The options the service checks too, in PAGE_OPTIONS order (the first problem is the one the
+ * service would report). The look (`theme`, `accentColor`, `radius`) is only checked to be
+ * strings here: the service checks the values (106 on its error page), which keeps their lists
+ * and patterns out of the popup loader's bytes.
  */
-const RULES: Record<PageOption, Rule> = {
+export const RULES: Record<PageOption, Rule> = {
   appId: STRING,
   timestamp: STRING,
   token: STRING,
   videoId: STRING,
-  uploadType: [oneOf<UploadType>('flash', 'silverlight'), '"flash" or "silverlight"'],
+  uploadType: oneOf(UPLOAD_TYPES),
   needHandleSepcial: BOOLEAN,
-  lang: [oneOf<WidgetLanguage>('en', 'zh-CN'), '"en" or "zh-CN"'],
+  lang: oneOf(WIDGET_LANGUAGES),
+  theme: STRING,
+  accentColor: STRING,
+  radius: STRING,
 };
 
 /**
  * Options of the overlay form only; the service never sees them, so they are checked last. Kept
  * apart so the popup loader, which refuses them, does not carry their checks.
  */
-const OVERLAY_ONLY = ['isTop', 'left', 'top'] as const satisfies (keyof ResolvedConfig)[];
-const OVERLAY_RULES: Record<(typeof OVERLAY_ONLY)[number], Rule> = {
+const OVERLAY_RULES: Record<(typeof OVERLAY_OPTIONS)[number], Rule> = {
   isTop: BOOLEAN,
   left: LENGTH,
   top: LENGTH,
 };
 
-/** `left`/`top` absent mean centred, `lang` absent means the browser's language. */
+/** `left`/`top` absent mean centred, `lang` absent means the browser's language; the look's absent options are the uploader's own. */
 const DEFAULTS: Omit<ResolvedConfig, 'appId' | 'timestamp' | 'token' | 'videoId'> = {
   uploadType: 'flash',
   needHandleSepcial: false,
   lang: undefined,
+  theme: undefined,
+  accentColor: undefined,
+  radius: undefined,
   isTop: true,
   left: undefined,
   top: undefined,
 };
 
-export const PAGE_OPTIONS = Object.keys(RULES) as PageOption[];
-const HANDLERS = ['onSuccess', 'onFailure', 'onError'] as const satisfies (keyof UploadEventHandlers)[];
 /** Every option name: the defaults name every optional one, overlay-only ones included. */
-const KNOWN: string[] = [...PAGE_OPTIONS, ...Object.keys(DEFAULTS), ...HANDLERS];
+const KNOWN: string[] = [...Object.keys(RULES), ...Object.keys(DEFAULTS), ...HANDLERS];
 
 function describe(value: unknown): string {
   return typeof value === 'string' ? `"${value}"` : value === null ? 'null' : `a ${Array.isArray(value) ? 'list' : typeof value}`;
@@ -102,7 +113,7 @@ export function checkConfig(raw: unknown, form: WidgetForm): ConfigCheck {
 
   for (const key in options) {
     if (!KNOWN.includes(key)) throw fail(`unknown option \`${key}\``);
-    if (form !== 'overlay' && OVERLAY_ONLY.includes(key as never)) throw fail(`\`${key}\` is an option of the overlay form only`);
+    if (form !== 'overlay' && OVERLAY_OPTIONS.includes(key as never)) throw fail(`\`${key}\` is an option of the overlay form only`);
   }
 
   const handlers: UploadEventHandlers = {};

@@ -1,10 +1,12 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PageMessage, WithoutEnvelope } from '../../shared/messages';
+import type { HostMessage, PageMessage, WithoutEnvelope } from '../../shared/messages';
 import type { UploadPageBoot } from '../../shared/uploadPage';
 import { App } from './App';
 import type { HostLink } from './hostLink';
 import type { UploadListeners, UploadRequest } from './uploadCore';
+import type { PreviewResult, previewVideo } from './videoPreview';
+import type { FileHandle, HandleStore } from './fileHandles';
 
 afterEach(cleanup);
 
@@ -17,20 +19,35 @@ const BOOT: UploadPageBoot = {
   tusEndpoint: 'http://service.test/UploadWidget/tus',
   ticket: 'ticket-1',
   maxFileSize: 2 * 1024 ** 3,
+  uploadChunkBytes: 0,
   resume: null,
+  look: { theme: 'auto' },
 };
 
 /** A transport double: the test plays the service's side through the recorded listeners. */
-function setup(boot: Partial<UploadPageBoot> = {}) {
+function setup(
+  boot: Partial<UploadPageBoot> = {},
+  {
+    autoRetryMs = 60_000,
+    discardResult = true,
+    previewResult = { kind: 'none' } as PreviewResult,
+    statuses = [] as (number | undefined)[],
+    handles = undefined as HandleStore | undefined,
+  } = {},
+) {
   const posted: WithoutEnvelope<PageMessage>[] = [];
-  let closeListener: (() => void) | undefined;
+  let hostListener: ((type: HostMessage['type']) => void) | undefined;
   const host: HostLink = {
     post: (message) => posted.push(message),
-    onClose(listener) {
-      closeListener = listener;
-      return () => (closeListener = undefined);
+    onHost(listener) {
+      hostListener = listener;
+      return () => (hostListener = undefined);
     },
   };
+  const discard = vi.fn(async () => discardResult);
+  const preview = vi.fn<typeof previewVideo>(async () => previewResult);
+  // The service's answers after the upload, one per question; the last one repeats.
+  const processingStatus = vi.fn<(ticket: string) => Promise<number | undefined>>(async () => (statuses.length > 1 ? statuses.shift() : statuses[0]));
   const uploads: { request: UploadRequest; listeners: UploadListeners; pause: ReturnType<typeof vi.fn>; resume: ReturnType<typeof vi.fn> }[] = [];
   const startUpload = vi.fn((request: UploadRequest, listeners: UploadListeners) => {
     const upload = { request, listeners, pause: vi.fn(), resume: vi.fn() };
@@ -45,13 +62,23 @@ function setup(boot: Partial<UploadPageBoot> = {}) {
       startUpload={startUpload}
       fingerprint={async (file) => `print-of-${file.name}`}
       now={() => clock}
+      autoRetryMs={autoRetryMs}
+      discard={discard}
+      preview={preview}
+      processingStatus={processingStatus}
+      statusPollMs={5}
+      handles={handles}
     />,
   );
   return {
     posted,
     uploads,
     startUpload,
-    closeFromHost: () => act(() => closeListener?.()),
+    discard,
+    preview,
+    processingStatus,
+    closeFromHost: () => act(() => hostListener?.('close')),
+    askCloseFromHost: () => act(() => hostListener?.('askClose')),
     setClock: (ms: number) => (clock = ms),
     /** The running upload, once the file was accepted and fingerprinted. */
     upload: async () => {
@@ -61,8 +88,13 @@ function setup(boot: Partial<UploadPageBoot> = {}) {
   };
 }
 
+/** An MP4 box header, so the content check sees a video container. */
+const MP4_HEAD = [0, 0, 0, 0x18, ...new TextEncoder().encode('ftypisom')];
+
 function video(name = 'clip.mp4', size = 1000, type = 'video/mp4'): File {
-  return new File([new Uint8Array(size)], name, { type });
+  const bytes = new Uint8Array(size);
+  bytes.set(MP4_HEAD.slice(0, size));
+  return new File([bytes], name, { type });
 }
 
 function choose(file: File, label = 'Choose a video file') {
@@ -75,7 +107,7 @@ describe('uploader: idle', () => {
     expect(screen.getByRole('heading', { name: 'Upload a video' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Choose a video file' })).toBeTruthy();
     expect(screen.getByRole('group', { name: 'Drop a video file here' })).toBeTruthy();
-    expect(screen.getByText('Video files up to 2.0 GB.')).toBeTruthy();
+    expect(screen.getByText('Video files up to 2.0 GiB.')).toBeTruthy();
     expect(screen.queryByRole('progressbar')).toBeNull();
     expect(posted).toEqual([{ type: 'ready', valid: true }]);
   });
@@ -93,7 +125,7 @@ describe('uploader: files refused before any byte is sent', () => {
   it.each([
     ['an empty file', video('empty.mp4', 0), '“empty.mp4” is empty. Choose a video file.'],
     ['a file that is not a video', new File(['hello'], 'notes.txt', { type: 'text/plain' }), '“notes.txt” is not a video file. Choose a video file.'],
-    ['a file over the limit', video('big.mp4', 2048), '“big.mp4” is larger than the limit of 1.0 KB.'],
+    ['a file over the limit', video('big.mp4', 2048), '“big.mp4” is larger than the limit of 1.0 KiB.'],
   ])('refuses %s, says why, reports it and lets the user pick another', async (_case, file, text) => {
     const { posted, startUpload } = setup({ maxFileSize: 1024 });
     choose(file);
@@ -103,6 +135,16 @@ describe('uploader: files refused before any byte is sent', () => {
       type: 'failure',
       info: { videoId: 'video-1', reason: 'rejected', message: text, fileName: file.name, fileSize: file.size },
     });
+    expect(screen.getByRole('button', { name: 'Choose a video file' })).toBeTruthy();
+  });
+
+  it('refuses a file named and typed as a video whose content is not one, before any request', async () => {
+    const { posted, startUpload } = setup();
+    const text = '“fake.mp4” does not contain a video in any format we know, whatever its name says. Choose a video file.';
+    choose(new File(['just some notes, renamed\n'.repeat(40)], 'fake.mp4', { type: 'video/mp4' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(text));
+    expect(startUpload).not.toHaveBeenCalled();
+    expect(posted).toContainEqual({ type: 'failure', info: expect.objectContaining({ reason: 'rejected', fileName: 'fake.mp4', message: text }) });
     expect(screen.getByRole('button', { name: 'Choose a video file' })).toBeTruthy();
   });
 
@@ -161,12 +203,117 @@ describe('uploader: uploading', () => {
     expect(screen.queryByText('“clip.mp4” was uploaded.')).toBeNull();
   });
 
+  it('keeps a cancelled upload: choosing the same file again continues it from what the service holds', async () => {
+    const { upload, uploads } = setup();
+    choose(video('clip.mp4', 1000));
+    const first = await upload();
+    act(() => first.listeners.onStored('http://service.test/UploadWidget/tus/u-1', 400));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByText('An earlier upload of “clip.mp4” stopped at 40%. Choose the same file to continue from there.')).toBeTruthy();
+
+    choose(video('clip.mp4', 1000));
+    await waitFor(() => expect(uploads).toHaveLength(2));
+    expect(uploads[1]!.request.resume).toMatchObject({ uploadUrl: 'http://service.test/UploadWidget/tus/u-1', offset: 400 });
+  });
+
+  it('asks before another file replaces a cancelled upload, and starts afresh only when told to', async () => {
+    const { upload, uploads } = setup();
+    choose(video('clip.mp4', 1000));
+    const first = await upload();
+    act(() => first.listeners.onStored('http://service.test/UploadWidget/tus/u-1', 400));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    choose(video('other.mp4', 1000));
+    const question = await screen.findByRole('alertdialog');
+    expect(question.textContent).toContain('The server holds 40% of “clip.mp4”. Upload “other.mp4” instead and discard it?');
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Keep it'));
+    fireEvent.click(screen.getByRole('button', { name: 'Keep it' }));
+    expect(uploads).toHaveLength(1);
+    expect(screen.getByText(/An earlier upload of “clip.mp4” stopped at 40%/)).toBeTruthy();
+
+    choose(video('other.mp4', 1000));
+    fireEvent.click(await screen.findByRole('button', { name: 'Upload the new file' }));
+    await waitFor(() => expect(uploads).toHaveLength(2));
+    expect(uploads[1]!.request.resume).toBeNull();
+  });
+
+  it('discards the stored upload only after asking, and then offers nothing to resume', async () => {
+    const resume = { uploadUrl: 'http://service.test/UploadWidget/tus/abc', offset: 600, size: 1000, fileName: 'clip.mp4', fingerprint: 'print-of-clip.mp4' };
+    const { discard } = setup({ resume });
+    fireEvent.click(screen.getByRole('button', { name: 'Discard upload' }));
+    expect(screen.getByRole('alertdialog').textContent).toContain('Discard the 60% of “clip.mp4” the server holds?');
+    expect(discard).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Discard upload' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('The earlier upload was discarded.'));
+    expect(discard).toHaveBeenCalledExactlyOnceWith(resume.uploadUrl, 'ticket-1');
+    expect(screen.queryByText(/An earlier upload/)).toBeNull();
+  });
+
+  it('keeps the stored upload when the service could not discard it', async () => {
+    const resume = { uploadUrl: 'http://service.test/UploadWidget/tus/abc', offset: 600, size: 1000, fileName: 'clip.mp4', fingerprint: 'print-of-clip.mp4' };
+    setup({ resume }, { discardResult: false });
+    fireEvent.click(screen.getByRole('button', { name: 'Discard upload' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Discard upload' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('The earlier upload could not be discarded. Try again later.'));
+    expect(screen.getByText(/An earlier upload of “clip.mp4” stopped at 60%/)).toBeTruthy();
+  });
+
   it('stops sending when the host closes the widget', async () => {
     const { upload, closeFromHost } = setup();
     choose(video());
     const running = await upload();
     closeFromHost();
     expect(running.pause).toHaveBeenCalledOnce();
+  });
+});
+
+describe('uploader: keyboard and screen readers', () => {
+  const focused = () => document.activeElement?.textContent;
+
+  it('keeps focus on a meaningful control through choose, pause, resume, cancel', async () => {
+    const { upload } = setup();
+    choose(video());
+    await upload();
+    await waitFor(() => expect(focused()).toBe('Pause'));
+    fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
+    await waitFor(() => expect(focused()).toBe('Resume'));
+    fireEvent.click(screen.getByRole('button', { name: 'Resume' }));
+    await waitFor(() => expect(focused()).toBe('Pause'));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(focused()).toBe('Choose a video file'));
+  });
+
+  it('after success says what happens next, focuses Close, and Close asks the host to close', async () => {
+    const { upload, posted } = setup();
+    choose(video());
+    const running = await upload();
+    act(() => running.listeners.onSuccess());
+    expect(screen.getByText('It is being processed now; the video will be ready to play in a few minutes.')).toBeTruthy();
+    await waitFor(() => expect(focused()).toBe('Close'));
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(posted.at(-1)).toEqual({ type: 'close' });
+  });
+
+  it('gives the bar a spoken value and announces progress in 10 % steps only', async () => {
+    const { upload } = setup();
+    choose(video('clip.mp4', 1000));
+    const running = await upload();
+    act(() => running.listeners.onProgress(372, 1000));
+    expect(screen.getByRole('progressbar').getAttribute('aria-valuetext')).toBe('37%, 372 B of 1000 B');
+    const live = document.querySelector('[aria-live="polite"]')!;
+    expect(live.textContent).toBe('“clip.mp4”: 30% uploaded');
+    act(() => running.listeners.onProgress(399, 1000));
+    expect(live.textContent).toBe('“clip.mp4”: 30% uploaded');
+    act(() => running.listeners.onProgress(401, 1000));
+    expect(live.textContent).toBe('“clip.mp4”: 40% uploaded');
+  });
+
+  it('takes a pasted file as if it had been chosen', async () => {
+    const { upload } = setup();
+    const pasted = new Event('paste', { cancelable: true }) as Event & { clipboardData: unknown };
+    pasted.clipboardData = { files: [video('pasted.mp4')] };
+    act(() => void window.dispatchEvent(pasted));
+    expect((await upload()).request.file.name).toBe('pasted.mp4');
+    expect(pasted.defaultPrevented).toBe(true);
   });
 });
 
@@ -196,6 +343,38 @@ describe('uploader: outcomes', () => {
     expect(screen.getByRole('alert').textContent).toBe('');
   });
 
+  it('after a network failure shows what the service confirmed, says it waits, and reports the outage once', async () => {
+    const { upload, posted } = setup();
+    choose(video('clip.mp4', 1000));
+    const running = await upload();
+    act(() => running.listeners.onProgress(700, 1000));
+    act(() => running.listeners.onNetworkError(300));
+    expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('30');
+    expect(screen.getByRole('status').textContent).toBe('Connection lost: “clip.mp4”. The upload continues by itself when the connection is back.');
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    act(() => running.listeners.onNetworkError(300));
+    expect(posted.filter((message) => message.type === 'error')).toHaveLength(1);
+  });
+
+  it('continues by itself, with no click, when the browser comes back online', async () => {
+    const { upload } = setup();
+    choose(video());
+    const running = await upload();
+    act(() => running.listeners.onNetworkError(300));
+    expect(running.resume).not.toHaveBeenCalled();
+    act(() => void window.dispatchEvent(new Event('online')));
+    expect(running.resume).toHaveBeenCalledOnce();
+    expect(screen.getByRole('button', { name: 'Pause' })).toBeTruthy();
+  });
+
+  it('tries again by itself after a pause while the browser is online (the service may be back)', async () => {
+    const { upload } = setup({}, { autoRetryMs: 20 });
+    choose(video());
+    const running = await upload();
+    act(() => running.listeners.onNetworkError(300));
+    await waitFor(() => expect(running.resume).toHaveBeenCalledOnce());
+  });
+
   it('shows the service refusal with its code and reports it as a failure', async () => {
     const { upload, posted } = setup();
     choose(video());
@@ -220,9 +399,10 @@ describe('uploader: resume from the service state', () => {
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('60');
   });
 
-  it('starts a new upload for another file', async () => {
+  it('starts a new upload for another file once the person agrees to replace the stored one', async () => {
     const { upload } = setup({ resume });
     choose(video('other.mp4', 1000));
+    fireEvent.click(await screen.findByRole('button', { name: 'Upload the new file' }));
     expect((await upload()).request.resume).toBeNull();
   });
 });
@@ -238,10 +418,165 @@ describe('uploader: language', () => {
   });
 });
 
+describe('uploader: the kept file handle (popup form)', () => {
+  const resume = { uploadUrl: 'http://service.test/UploadWidget/tus/abc', offset: 600, size: 1000, fileName: 'clip.mp4', fingerprint: 'print-of-clip.mp4' };
+  /** A handle store double: `kept` is what IndexedDB holds; `file` what the handle opens (undefined: permission refused). */
+  function handleStore(kept: FileHandle | undefined, file: File | undefined) {
+    return {
+      save: vi.fn(async () => {}),
+      load: vi.fn(async () => kept),
+      forget: vi.fn(async () => {}),
+      open: vi.fn(async () => file),
+    } satisfies HandleStore;
+  }
+  const handleOf = (name: string) => ({ name }) as FileHandle;
+
+  it('offers to continue the unfinished upload from its kept handle, with no file dialog, and resumes', async () => {
+    const handles = handleStore(handleOf('clip.mp4'), video('clip.mp4', 1000));
+    const { upload } = setup({ form: 'popup', resume }, { handles });
+    fireEvent.click(await screen.findByRole('button', { name: 'Continue “clip.mp4” from 60%' }));
+    expect((await upload()).request.resume).toEqual(resume);
+    expect(handles.load).toHaveBeenCalledWith('video-1');
+  });
+
+  it('says so when the browser does not let it read the file again, and the file button remains', async () => {
+    const handles = handleStore(handleOf('clip.mp4'), undefined);
+    const { startUpload } = setup({ form: 'popup', resume }, { handles });
+    fireEvent.click(await screen.findByRole('button', { name: 'Continue “clip.mp4” from 60%' }));
+    await screen.findByText('“clip.mp4” could not be opened again. Choose it with the button below.');
+    expect(screen.queryByRole('button', { name: /^Continue/ })).toBeNull();
+    expect(startUpload).not.toHaveBeenCalled();
+  });
+
+  it('keeps the handle of a dropped file, and forgets it once uploaded', async () => {
+    const picked = handleOf('clip.mp4');
+    const handles = handleStore(undefined, undefined);
+    const { upload } = setup({ form: 'popup' }, { handles });
+    const item = { getAsFileSystemHandle: async () => Object.assign(picked, { kind: 'file' }) };
+    fireEvent.drop(screen.getByRole('group', { name: 'Drop a video file here' }), { dataTransfer: { files: [video('clip.mp4', 1000)], items: [item] } });
+    const running = await upload();
+    expect(handles.save).toHaveBeenCalledWith('video-1', picked);
+    act(() => running.listeners.onSuccess());
+    expect(handles.forget).toHaveBeenCalledWith('video-1');
+  });
+});
+
+describe('uploader: after the upload', () => {
+  it('follows processing with the ticket until the video is ready, then stops asking', async () => {
+    const { upload, processingStatus } = setup({}, { statuses: [5, undefined, 6, 1] });
+    choose(video());
+    const running = await upload();
+    act(() => running.listeners.onSuccess());
+    await screen.findByText('Processing is done: the video is ready to play.');
+    expect(processingStatus).toHaveBeenCalledWith('ticket-1');
+    const asked = processingStatus.mock.calls.length;
+    await new Promise((wait) => setTimeout(wait, 50));
+    expect(processingStatus.mock.calls.length).toBe(asked);
+  });
+
+  it('says so when processing failed', async () => {
+    const { upload } = setup({}, { statuses: [6, 7] });
+    choose(video());
+    const running = await upload();
+    act(() => running.listeners.onSuccess());
+    await screen.findByText('Processing failed. The site owner can see why.');
+  });
+});
+
+describe('uploader: preview', () => {
+  it('shows a poster frame, the duration and the resolution of the chosen file while it uploads', async () => {
+    const { upload, preview } = setup({}, { previewResult: { kind: 'ready', poster: 'data:image/jpeg;base64,AA==', duration: 12.04, width: 1280, height: 720 } });
+    choose(video('clip.mp4'));
+    await upload();
+    const poster = await screen.findByRole('img', { name: 'A frame of “clip.mp4”' });
+    expect(poster.getAttribute('src')).toBe('data:image/jpeg;base64,AA==');
+    expect(poster.closest('figure')!.textContent).toBe('0:12 · 1280 × 720');
+    expect(document.querySelector('time')!.getAttribute('datetime')).toBe('PT12.040S');
+    expect(preview).toHaveBeenCalledOnce();
+  });
+
+  it('says when the browser cannot preview the format, and the upload goes on', async () => {
+    const { upload } = setup();
+    choose(video('clip.mkv', 1000, 'video/x-matroska'));
+    await upload();
+    await screen.findByText('No preview for this format.');
+    expect(screen.getByRole('button', { name: 'Pause' })).toBeTruthy();
+  });
+});
+
+describe('uploader: Traditional Chinese', () => {
+  it('speaks Traditional Chinese for zh-TW', async () => {
+    const { upload } = setup({ lang: 'zh-TW' });
+    expect(screen.getByRole('heading', { name: '上傳影片' })).toBeTruthy();
+    expect(document.querySelector('main')!.getAttribute('lang')).toBe('zh-TW');
+    choose(video(), '選擇影片檔案');
+    await upload();
+    expect(screen.getByRole('button', { name: '暫停' })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('正在上傳「clip.mp4」');
+  });
+});
+
+describe('uploader: the host\'s look', () => {
+  it('puts the theme and accent on the page before it paints', () => {
+    setup({ look: { theme: 'dark', accentColor: '#0f766e' } });
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    expect(document.documentElement.style.getPropertyValue('--accent')).toBe('#0f766e');
+  });
+});
+
 describe('uploader: overlay keys', () => {
   it('asks the host to close on Escape', () => {
     const { posted } = setup({ form: 'overlay' });
     fireEvent.keyDown(window, { key: 'Escape' });
     expect(posted).toContainEqual({ type: 'close' });
+  });
+
+  it('asks before closing while bytes move (Escape inside), keeps uploading, and closes only when confirmed', async () => {
+    const { posted, upload } = setup({ form: 'overlay' });
+    choose(video('clip.mp4', 1000));
+    const running = await upload();
+    act(() => running.listeners.onProgress(370, 1000));
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(screen.getByRole('alertdialog').textContent).toContain('Stop uploading? You can continue later from 37%.');
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Keep uploading'));
+    expect(posted).not.toContainEqual({ type: 'close' });
+    // Escape again answers with the safe choice.
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(running.pause).not.toHaveBeenCalled();
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Pause'));
+
+    fireEvent.keyDown(window, { key: 'Escape' });
+    fireEvent.click(screen.getByRole('button', { name: 'Stop and close' }));
+    expect(running.pause).toHaveBeenCalledOnce();
+    expect(posted.slice(-2)).toEqual([{ type: 'uploading', busy: false }, { type: 'close' }]);
+  });
+
+  it('asks when the host reports × or Escape mid-upload, and closes at once when nothing moves', async () => {
+    const { posted, upload, askCloseFromHost } = setup({ form: 'overlay' });
+    choose(video('clip.mp4', 1000));
+    const running = await upload();
+    askCloseFromHost();
+    fireEvent.click(screen.getByRole('button', { name: 'Keep uploading' }));
+    expect(running.pause).not.toHaveBeenCalled();
+    expect(posted).not.toContainEqual({ type: 'close' });
+    fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
+    askCloseFromHost();
+    expect(posted.at(-1)).toEqual({ type: 'close' });
+  });
+
+  it('has the browser ask before the popup window closes mid-upload', async () => {
+    const { upload } = setup({ form: 'popup' });
+    const leave = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    expect(leave()).toBe(false);
+    choose(video('clip.mp4', 1000));
+    await upload();
+    await waitFor(() => expect(leave()).toBe(true));
+    fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
+    await waitFor(() => expect(leave()).toBe(false));
   });
 });

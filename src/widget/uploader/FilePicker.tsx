@@ -1,14 +1,20 @@
+import type { Ref } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { ACCEPT } from './fileChecks';
+import { droppedHandle, type FileHandle } from './fileHandles';
 import type { Texts } from './i18n';
 
 interface FilePickerProps {
   texts: Texts;
   onFile(file: File): void;
+  /** The choose button, for the uploader to focus after a cancel or a refusal. */
+  buttonRef?: Ref<HTMLButtonElement> | undefined;
+  /** A dropped file's handle (File System Access), for a reopened popup to continue from. */
+  onDroppedHandle?: (file: File, handle: Promise<FileHandle | undefined>) => void;
 }
 
 /** A real button opening the file dialog, and a drop zone around it; one file at a time. */
-export function FilePicker({ texts, onFile }: FilePickerProps) {
+export function FilePicker({ texts, onFile, buttonRef, onDroppedHandle }: FilePickerProps) {
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
 
@@ -30,10 +36,12 @@ export function FilePicker({ texts, onFile }: FilePickerProps) {
       onDrop={(event) => {
         event.preventDefault();
         setDragging(false);
-        take(event.dataTransfer?.files);
+        const file = event.dataTransfer?.files[0];
+        if (file && onDroppedHandle) onDroppedHandle(file, droppedHandle(event.dataTransfer));
+        else take(event.dataTransfer?.files);
       }}
     >
-      <button type="button" class="primary" onClick={() => input.current?.click()}>
+      <button type="button" ref={buttonRef} class="primary" onClick={() => input.current?.click()}>
         {texts.choose}
       </button>
       <span class="hint">{texts.dropHint}</span>

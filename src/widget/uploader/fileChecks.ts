@@ -17,7 +17,7 @@ function extension(name: string): string {
   return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
 }
 
-export function isVideoFile(file: Pick<File, 'name' | 'type'>): boolean {
+function isVideoFile(file: Pick<File, 'name' | 'type'>): boolean {
   const type = file.type.toLowerCase();
   if (type.startsWith('video/')) return true;
   return (type === '' || type === 'application/octet-stream') && VIDEO_EXTENSIONS.has(extension(file.name));

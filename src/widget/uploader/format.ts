@@ -1,6 +1,6 @@
 import type { Texts } from './i18n';
 
-/** 1024-based, one decimal from KB up: "12.3 MB". */
+/** 1024-based, so binary units (KiB, MiB, GiB), one decimal from KiB up: "12.3 MiB". */
 export function formatBytes(bytes: number, texts: Texts): string {
   const units = texts.units.bytes;
   let value = bytes;

@@ -25,18 +25,20 @@ describe('connectToHost', () => {
   it('hears close only from the host window, its origin and the channel', () => {
     const { opener, win } = popupWindow();
     const onClose = vi.fn();
-    const stop = connectToHost(BOOT, win).onClose(onClose);
+    const stop = connectToHost(BOOT, win).onHost(onClose);
     const send = (data: unknown, origin: string, source: unknown) =>
       win.dispatchEvent(Object.assign(new Event('message'), { data, origin, source }));
-    send(hostMessage('c1'), 'http://evil.test', opener);
-    send(hostMessage('c1'), HOST, {});
-    send(hostMessage('c2'), HOST, opener);
+    send(hostMessage('c1', 'close'), 'http://evil.test', opener);
+    send(hostMessage('c1', 'close'), HOST, {});
+    send(hostMessage('c2', 'close'), HOST, opener);
     expect(onClose).not.toHaveBeenCalled();
-    send(hostMessage('c1'), HOST, opener);
-    expect(onClose).toHaveBeenCalledOnce();
+    send(hostMessage('c1', 'close'), HOST, opener);
+    expect(onClose).toHaveBeenCalledExactlyOnceWith('close');
+    send(hostMessage('c1', 'askClose'), HOST, opener);
+    expect(onClose).toHaveBeenLastCalledWith('askClose');
     stop();
-    send(hostMessage('c1'), HOST, opener);
-    expect(onClose).toHaveBeenCalledOnce();
+    send(hostMessage('c1', 'close'), HOST, opener);
+    expect(onClose).toHaveBeenCalledTimes(2);
   });
 
   it('posts to the parent in the overlay form', () => {

@@ -1,11 +1,11 @@
-import { isHostMessage, pageMessage, type PageMessage, type WithoutEnvelope } from '../../shared/messages';
+import { isHostMessage, pageMessage, type HostMessage, type PageMessage, type WithoutEnvelope } from '../../shared/messages';
 import type { UploadPageBoot } from '../../shared/uploadPage';
 
 /** The uploader's only way out to the host page; tests pass a recording double. */
 export interface HostLink {
   post(message: WithoutEnvelope<PageMessage>): void;
-  /** Called when the host closes the widget; returns the function that stops listening. */
-  onClose(listener: () => void): () => void;
+  /** Called with each host message (`close`: the widget is closing; `askClose`: ask before closing); returns the function that stops listening. */
+  onHost(listener: (type: HostMessage['type']) => void): () => void;
 }
 
 /**
@@ -18,9 +18,9 @@ export function connectToHost(boot: Pick<UploadPageBoot, 'form' | 'channel' | 'h
     post(message) {
       target?.postMessage(pageMessage(boot.channel, message), boot.hostOrigin);
     },
-    onClose(listener) {
+    onHost(listener) {
       const onMessage = (event: MessageEvent) => {
-        if (target && event.source === target && event.origin === boot.hostOrigin && isHostMessage(event.data, boot.channel)) listener();
+        if (target && event.source === target && event.origin === boot.hostOrigin && isHostMessage(event.data, boot.channel)) listener(event.data.type);
       };
       win.addEventListener('message', onMessage);
       return () => win.removeEventListener('message', onMessage);

@@ -1,9 +1,10 @@
 import { render } from 'preact';
 import { App } from './App';
 import { readBoot } from './boot';
+import { deferredUpload } from './deferredUpload';
 import { fileFingerprint } from './fingerprint';
 import { connectToHost } from './hostLink';
-import { tusUpload } from './uploadCore';
+import type { StartUpload } from './uploadCore';
 import './styles.css';
 
 const boot = readBoot(document);
@@ -11,12 +12,20 @@ const boot = readBoot(document);
 // A file dropped beside the drop zone would make the browser open it in place of the uploader.
 for (const type of ['dragover', 'drop'] as const) window.addEventListener(type, (event) => event.preventDefault());
 
+const loadTransport = async (): Promise<StartUpload> => {
+  const { tusUpload } = await import('./uploadCore');
+  return (request, listeners) => tusUpload(request, listeners, { tuning: { chunkBytes: boot.uploadChunkBytes } });
+};
+
 render(
   <App
     boot={boot}
     host={connectToHost(boot)}
-    startUpload={tusUpload}
+    startUpload={deferredUpload(loadTransport)}
     fingerprint={fileFingerprint}
   />,
   document.getElementById('app')!,
 );
+
+// After first paint, so the transport is usually there by the time a file is chosen.
+requestAnimationFrame(() => setTimeout(() => void loadTransport().catch(() => undefined)));

@@ -36,8 +36,8 @@ describe('formatting', () => {
   it.each([
     [0, '0 B'],
     [1023, '1023 B'],
-    [1536, '1.5 KB'],
-    [2 * 1024 ** 3, '2.0 GB'],
+    [1536, '1.5 KiB'],
+    [2 * 1024 ** 3, '2.0 GiB'],
   ])('%d bytes → %s', (bytes, text) => {
     expect(formatBytes(bytes, en)).toBe(text);
   });

@@ -2,16 +2,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UploadOptions } from 'tus-js-client';
 import { DetailedError } from 'tus-js-client';
 import { TICKET_HEADER } from '../../shared/uploadPage';
-import { isRetryable, tusUpload, type UploadListeners, type UploadRequest } from './uploadCore';
+import { isRetryable, tusUpload, wholeFileReader, type UploadListeners, type UploadRequest } from './uploadCore';
 
 afterEach(() => vi.useRealTimers());
 
 const file = new File([new Uint8Array(100)], 'clip.mp4', { type: 'video/mp4' });
 const REQUEST: UploadRequest = { file, fingerprint: 'fp', videoId: 'v-1', endpoint: 'http://s.test/tus', ticket: 't-1', resume: null };
-const TUNING = { retryDelays: [0, 10], stallMs: 1000, chunkSize: 64 };
+const TUNING = { retryDelays: [0, 10], stallMs: 1000, chunkBytes: 64 };
 
 function listeners() {
   return {
+    onStored: vi.fn<UploadListeners['onStored']>(),
     onProgress: vi.fn<UploadListeners['onProgress']>(),
     onSuccess: vi.fn<UploadListeners['onSuccess']>(),
     onRefused: vi.fn<UploadListeners['onRefused']>(),
@@ -33,12 +34,15 @@ function network() {
 
 /** A tus Upload double: records its options, counts start/abort, and lets the test fire its callbacks. */
 function fakeTus() {
-  const state = { options: undefined as unknown as UploadOptions, starts: 0, aborts: 0 };
+  const state = { options: undefined as unknown as UploadOptions, starts: 0, aborts: 0, url: null as string | null };
   const create = (_file: File, options: UploadOptions) => {
     state.options = options;
     return {
       start: () => void (state.starts += 1),
       abort: async () => void (state.aborts += 1),
+      get url() {
+        return state.url;
+      },
     };
   };
   return { state, create };
@@ -53,6 +57,17 @@ function httpError(status: number, body: string): DetailedError {
 }
 
 describe('tusUpload', () => {
+  it('reports where the service holds the file and how much of it, so a cancelled upload can be continued', () => {
+    const tus = fakeTus();
+    const on = listeners();
+    tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network() });
+    tus.state.url = 'http://s.test/tus/abc';
+    tus.state.options.onUploadUrlAvailable?.();
+    expect(on.onStored).toHaveBeenLastCalledWith('http://s.test/tus/abc', 0);
+    tus.state.options.onChunkComplete?.(64, 64, 100);
+    expect(on.onStored).toHaveBeenLastCalledWith('http://s.test/tus/abc', 64);
+  });
+
   it('creates a new upload with the ticket on every request, the metadata, and no browser-stored resume', () => {
     const tus = fakeTus();
     tusUpload(REQUEST, listeners(), { tuning: TUNING, createUpload: tus.create, network: network() });
@@ -66,6 +81,39 @@ describe('tusUpload', () => {
       retryDelays: [0, 10],
       chunkSize: 64,
     });
+  });
+
+  it('takes the offset each PATCH starts from as confirmed, so an outage reports what the service holds', () => {
+    const tus = fakeTus();
+    const on = listeners();
+    tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network() });
+    tus.state.url = 'http://s.test/tus/abc';
+    const request = (method: string, offset?: number) =>
+      ({ getMethod: () => method, getHeader: (name: string) => (name === 'Upload-Offset' && offset !== undefined ? String(offset) : undefined) }) as never;
+    void tus.state.options.onBeforeRequest?.(request('HEAD'));
+    void tus.state.options.onBeforeRequest?.(request('PATCH', 70));
+    expect(on.onStored).toHaveBeenLastCalledWith('http://s.test/tus/abc', 70);
+    tus.state.options.onError!(new Error('network'));
+    expect(on.onNetworkError).toHaveBeenCalledWith(70);
+  });
+
+  it('without a chunk limit sends the rest of the file in one request, read by the whole-file reader', () => {
+    const tus = fakeTus();
+    tusUpload(REQUEST, listeners(), { tuning: { chunkBytes: 0 }, createUpload: tus.create, network: network() });
+    expect(tus.state.options.chunkSize).toBe(Number.POSITIVE_INFINITY);
+    expect(tus.state.options.fileReader).toBe(wholeFileReader);
+  });
+
+  it('hands the File itself to the request when it covers the whole file, and one slice from an offset', async () => {
+    const source = await wholeFileReader.openFile(file, Number.POSITIVE_INFINITY);
+    expect(await source.slice(0, 100)).toEqual({ value: file, done: true });
+    const rest = await source.slice(40, 100);
+    expect(rest.done).toBe(true);
+    expect(rest.value).not.toBe(file);
+    expect(new Uint8Array(await (rest.value as Blob).arrayBuffer())).toHaveLength(60);
+    const chunk = await source.slice(0, 64);
+    expect(chunk.done).toBe(false);
+    expect((chunk.value as Blob).size).toBe(64);
   });
 
   it('resumes the upload the service named, and tells uploads of other videos apart', async () => {
@@ -82,6 +130,19 @@ describe('tusUpload', () => {
     tus.state.options.onError!(httpError(409, JSON.stringify({ AuthMsg: { ResultCode: '107', ResultMessage: 'Video Status Error' } })));
     expect(on.onRefused).toHaveBeenCalledWith('107');
     expect(on.onNetworkError).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['a 423 (locked)', httpError(423, '')],
+    ["tus's own offset conflict (409 without AuthMsg)", httpError(409, 'Upload-Offset conflict')],
+  ])('reports %s left after the retries as a network error, not a refusal', (_what, error) => {
+    const tus = fakeTus();
+    const on = listeners();
+    tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network() });
+    tus.state.options.onChunkComplete!(64, 64, 100);
+    tus.state.options.onError!(error);
+    expect(on.onNetworkError).toHaveBeenCalledWith(64);
+    expect(on.onRefused).not.toHaveBeenCalled();
   });
 
   it('reports other failures as network errors with the bytes the service confirmed', () => {
@@ -143,6 +204,7 @@ describe('isRetryable', () => {
     ['a 500', httpError(500, ''), true, true],
     ['a 423 (locked)', httpError(423, ''), true, true],
     ["tus's own offset conflict (409 without AuthMsg)", httpError(409, 'Upload-Offset conflict'), true, true],
+    ["tus's offset conflict as the service words it (409, 106)", httpError(409, '{"AuthMsg":{"ResultCode":"106","ResultMessage":"Invalid Parameter: Upload-Offset conflict"}}'), true, true],
     ['a 409 refusal of the service', httpError(409, '{"AuthMsg":{"ResultCode":"107"}}'), true, false],
     ['a 401', httpError(401, '{"AuthMsg":{"ResultCode":"104"}}'), true, false],
     ['a 413', httpError(413, ''), true, false],

@@ -2,7 +2,7 @@ import { Upload, type DetailedError, type UploadOptions } from 'tus-js-client';
 import { TICKET_HEADER } from '../../shared/uploadPage';
 
 export interface UploadRequest {
-  /** The File itself: tus-js-client slices it, so it is never read into memory whole. */
+  /** The File itself: a fresh upload hands it whole to `xhr.send`, so it is never read into memory. */
   file: File;
   fingerprint: string;
   videoId: string;
@@ -13,6 +13,8 @@ export interface UploadRequest {
 }
 
 export interface UploadListeners {
+  /** The service holds `offset` bytes of this file at `uploadUrl` (created, resumed, or a chunk confirmed): the way back to it after a cancel. */
+  onStored(uploadUrl: string, offset: number): void;
   /** Bytes the service has or is receiving, counted from the start of the file. */
   onProgress(bytesSent: number, bytesTotal: number): void;
   onSuccess(): void;
@@ -30,32 +32,55 @@ export interface UploadControl {
 
 export type StartUpload = (request: UploadRequest, listeners: UploadListeners) => UploadControl;
 
-export interface UploadTuning {
+interface UploadTuning {
   /** tus-js-client waits these before each retry; the list's length is the number of retries. */
   retryDelays: number[];
   /** No progress and no response for this long counts as a hung request. */
   stallMs: number;
-  /** Bytes per PATCH: bounded request bodies pass proxies, and a lost request costs at most this much. */
-  chunkSize: number;
+  /**
+   * Largest PATCH body, for services behind proxies that cap request bodies (boot
+   * `uploadChunkBytes`); 0 sends the rest of the file in one PATCH.
+   */
+  chunkBytes: number;
 }
 
-export const DEFAULT_TUNING = {
+const DEFAULT_TUNING = {
   retryDelays: [0, 1000, 3000, 5000, 10000],
   stallMs: 30_000,
-  chunkSize: 8 * 1024 * 1024,
+  chunkBytes: 0,
 } as const satisfies UploadTuning;
 
-type TusUpload = Pick<Upload, 'start' | 'abort'>;
-export type CreateTusUpload = (file: File, options: UploadOptions) => TusUpload;
+type TusFileReader = NonNullable<UploadOptions['fileReader']>;
+
+/**
+ * Hands the File itself to the HTTP stack when a request covers all of it: Chromium sends a
+ * disk-backed File straight from disk, while any `slice()` (even of the whole) goes through the
+ * blob system at about half the speed. A resumed upload slices once, from the service's offset.
+ */
+export const wholeFileReader: TusFileReader = {
+  async openFile(input: File) {
+    return {
+      size: input.size,
+      slice: async (start: number, end: number) => ({
+        value: start === 0 && end >= input.size ? input : input.slice(start, end),
+        done: end >= input.size,
+      }),
+      close() {},
+    };
+  },
+};
+
+type TusUpload = Pick<Upload, 'start' | 'abort' | 'url'>;
+type CreateTusUpload = (file: File, options: UploadOptions) => TusUpload;
 
 /** What the browser says about its connection; tests pass a double. */
-export interface NetworkStatus {
+interface NetworkStatus {
   online(): boolean;
   /** Returns the function that stops listening. */
   onOffline(listener: () => void): () => void;
 }
 
-export const browserNetwork: NetworkStatus = {
+const browserNetwork: NetworkStatus = {
   online: () => navigator.onLine !== false,
   onOffline(listener) {
     window.addEventListener('offline', listener);
@@ -64,7 +89,8 @@ export const browserNetwork: NetworkStatus = {
 };
 
 export interface UploadDeps {
-  tuning?: UploadTuning;
+  /** Over the defaults (retries after 0, 1, 3, 5, 10 s; 30 s stalls; no chunk limit). */
+  tuning?: Partial<UploadTuning>;
   createUpload?: CreateTusUpload;
   network?: NetworkStatus;
 }
@@ -83,16 +109,29 @@ function statusOf(error: Error): number {
   return (error as DetailedError).originalResponse?.getStatus() ?? 0;
 }
 
+/** The service's "Video Status Error": the video cannot take this upload at all (a 409 that is final). */
+const VIDEO_STATUS_ERROR = '107';
+
 /**
- * Retries what may pass on a second try: no response, 5xx, a locked upload (423) and tus's own
- * offset conflict (409 without an AuthMsg). A 4xx from the service itself is final.
+ * A locked upload (423) or tus's own offset conflict (409), which the service words with an
+ * AuthMsg of its own (106) or none: the service has not refused the file. Seen when a request cut
+ * off mid-PATCH is still being written while the retry asks for the offset.
+ */
+function isPassingConflict(error: Error): boolean {
+  const status = statusOf(error);
+  if (status === 423) return true;
+  return status === 409 && resultCode((error as DetailedError).originalResponse?.getBody()) !== VIDEO_STATUS_ERROR;
+}
+
+/**
+ * Retries what may pass on a second try: no response, 5xx and a passing conflict (423, tus's
+ * 409). A 4xx from the service itself is final.
  */
 export function isRetryable(error: Error, online: boolean): boolean {
   const status = statusOf(error);
   if (status === 0) return online;
   if (status >= 500) return true;
-  if (status === 423) return true;
-  if (status === 409) return resultCode((error as DetailedError).originalResponse?.getBody()) === undefined;
+  if (isPassingConflict(error)) return true;
   return status < 400;
 }
 
@@ -101,7 +140,8 @@ export function isRetryable(error: Error, online: boolean): boolean {
  * XHR request can hang forever after an abort or a silent network drop, and no retry would follow.
  */
 export function tusUpload(request: UploadRequest, listeners: UploadListeners, deps: UploadDeps = {}): UploadControl {
-  const { tuning = DEFAULT_TUNING, createUpload = (file, options) => new Upload(file, options), network = browserNetwork } = deps;
+  const { createUpload = (file, options) => new Upload(file, options), network = browserNetwork } = deps;
+  const tuning: UploadTuning = { ...DEFAULT_TUNING, ...deps.tuning };
   const { file } = request;
   let confirmed = request.resume?.offset ?? 0;
   let lastActivity = Date.now();
@@ -126,7 +166,8 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
   const upload = createUpload(file, {
     endpoint: request.endpoint,
     uploadUrl: request.resume?.uploadUrl ?? null,
-    chunkSize: tuning.chunkSize,
+    chunkSize: tuning.chunkBytes > 0 ? tuning.chunkBytes : Number.POSITIVE_INFINITY,
+    fileReader: wholeFileReader,
     retryDelays: tuning.retryDelays,
     headers: { [TICKET_HEADER]: request.ticket },
     metadata: { filename: file.name, filetype: file.type || 'application/octet-stream', fingerprint: request.fingerprint },
@@ -134,8 +175,20 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
     storeFingerprintForResuming: false,
     // tus-js-client's default fingerprint ignores which video this is; never let it match another video's upload.
     fingerprint: async () => `${request.videoId}:${request.fingerprint}`,
-    onBeforeRequest: touch,
+    onBeforeRequest(req) {
+      touch();
+      // A PATCH starts at the offset the service confirmed (at creation, or its reply to HEAD on a
+      // resume or retry): with the whole file in one request, this is the only news of it before the end.
+      const offset = req.getMethod() === 'PATCH' ? Number(req.getHeader('Upload-Offset')) : NaN;
+      if (offset > confirmed && upload.url) {
+        confirmed = offset;
+        listeners.onStored(upload.url, confirmed);
+      }
+    },
     onAfterResponse: touch,
+    onUploadUrlAvailable() {
+      if (upload.url) listeners.onStored(upload.url, confirmed);
+    },
     onProgress(bytesSent, bytesTotal) {
       touch();
       listeners.onProgress(bytesSent, bytesTotal);
@@ -143,6 +196,7 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
     onChunkComplete(_chunk, bytesAccepted) {
       if (bytesAccepted > confirmed) stalls = 0;
       confirmed = Math.max(confirmed, bytesAccepted);
+      if (upload.url) listeners.onStored(upload.url, confirmed);
     },
     onShouldRetry: (error) => isRetryable(error, network.online()),
     onSuccess() {
@@ -152,7 +206,8 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
     onError(error) {
       stopWatchdog();
       const status = statusOf(error);
-      if (status >= 400 && status < 500) listeners.onRefused(resultCode((error as DetailedError).originalResponse?.getBody()));
+      // A conflict still there after every retry is a trouble of the moment, as a lost connection is: resumable.
+      if (status >= 400 && status < 500 && !isPassingConflict(error)) listeners.onRefused(resultCode((error as DetailedError).originalResponse?.getBody()));
       else listeners.onNetworkError(confirmed);
     },
   });

@@ -1,0 +1,82 @@
+import { CallbackError } from './errors';
+import { sameText, signBody, signToken } from './signing';
+
+/** Node's `req.headers` (IncomingHttpHeaders) or a fetch `Headers`. */
+export type CallbackHeaders = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
+
+/** The form fields the service posts (application/x-www-form-urlencoded): the raw body as text or bytes, or parsed. */
+export type CallbackBody = string | Uint8Array | URLSearchParams | Record<string, string | string[] | undefined>;
+
+export interface VerifyCallbackOptions {
+  appId: string;
+  appSecret: string;
+  /**
+   * The request's headers: when given, `X-Signature` must be the HMAC of the body. Pass the raw
+   * body (string or bytes) then; a parsed body is re-encoded the way the service encodes it.
+   */
+  headers?: CallbackHeaders;
+}
+
+export interface VerifiedCallback {
+  videoId: string;
+  /** 1 processed, 4 download failed, 7 transcoding failed (the README's states). */
+  videoStatus: number;
+}
+
+/** The spec allows 600 s either side of the clock. */
+const WINDOW_SECONDS = 600;
+const FIELDS = ['VideoId', 'VideoStatus', 'AppId', 'Timestamp', 'Token'] as const;
+
+function formOf(body: CallbackBody): URLSearchParams {
+  if (typeof body === 'string' || body instanceof URLSearchParams) return new URLSearchParams(body);
+  if (body instanceof Uint8Array) return new URLSearchParams(new TextDecoder().decode(body));
+  if (typeof body !== 'object' || body === null) throw new TypeError('verifyCallback: the body must be the raw form string, URLSearchParams or an object of fields');
+  const form = new URLSearchParams();
+  for (const [name, value] of Object.entries(body)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) form.append(name, one);
+  }
+  return form;
+}
+
+function signatureHeader(headers: CallbackHeaders): string | string[] | undefined {
+  if (typeof headers.get === 'function') return (headers as { get(name: string): string | null }).get('x-signature') ?? undefined;
+  const record = headers as Record<string, string | string[] | undefined>;
+  const name = Object.keys(record).find((key) => key.toLowerCase() === 'x-signature');
+  return name === undefined ? undefined : record[name];
+}
+
+/**
+ * Checks a status callback from the service, synchronously: every field present once, the
+ * AppId, the Token (compared in constant time), the Timestamp within ±600 s and, when `headers`
+ * are given, the `X-Signature` HMAC of the body. Throws a {@link CallbackError} naming the first
+ * failure; answer such a request with 401 (the service retries a genuine one).
+ */
+export function verifyCallback(body: CallbackBody, options: VerifyCallbackOptions): VerifiedCallback {
+  if (typeof options?.appSecret !== 'string' || options.appSecret === '') throw new TypeError('verifyCallback: `appSecret` is required');
+  if (typeof options.appId !== 'string' || options.appId === '') throw new TypeError('verifyCallback: `appId` is required');
+  const form = formOf(body);
+  const fields = {} as Record<(typeof FIELDS)[number], string>;
+  for (const name of FIELDS) {
+    const values = form.getAll(name);
+    if (values.length > 1) throw new CallbackError('duplicate-field', name, `verifyCallback: ${name} appears ${values.length} times`);
+    if (!values[0]) throw new CallbackError('missing-field', name, `verifyCallback: ${name} is missing`);
+    fields[name] = values[0];
+  }
+  if (!sameText(fields.AppId, options.appId)) throw new CallbackError('wrong-app', 'AppId', 'verifyCallback: the callback is for another AppId');
+  if (!sameText(fields.Token, signToken(fields.Timestamp, options.appSecret))) {
+    throw new CallbackError('wrong-token', 'Token', 'verifyCallback: the Token is not signed with this app\'s secret');
+  }
+  if (options.headers !== undefined) {
+    const header = signatureHeader(options.headers);
+    if (Array.isArray(header)) throw new CallbackError('bad-signature', 'X-Signature', 'verifyCallback: X-Signature appears more than once');
+    const raw = typeof body === 'string' || body instanceof Uint8Array ? body : form.toString();
+    if (!sameText(header ?? '', signBody(raw, options.appSecret))) {
+      throw new CallbackError('bad-signature', 'X-Signature', header ? 'verifyCallback: X-Signature does not match the body' : 'verifyCallback: X-Signature is missing');
+    }
+  }
+  if (!/^\d{1,12}$/.test(fields.Timestamp) || Math.abs(Number(fields.Timestamp) - Date.now() / 1000) > WINDOW_SECONDS) {
+    throw new CallbackError('stale-timestamp', 'Timestamp', `verifyCallback: the Timestamp is more than ${WINDOW_SECONDS} s from this clock`);
+  }
+  if (!/^\d{1,9}$/.test(fields.VideoStatus)) throw new CallbackError('invalid-field', 'VideoStatus', 'verifyCallback: VideoStatus is not a whole number');
+  return { videoId: fields.VideoId, videoStatus: Number(fields.VideoStatus) };
+}

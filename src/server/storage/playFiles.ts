@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from './schema';
+
+/** One rendition of a video, under `DATA_DIR/media/<videoId>/`. */
+export interface PlayFile {
+  file: string;
+  /** Kilobits per second. */
+  bitrate: number;
+  label: string;
+  /** The short side in pixels (what the `p` of a label counts). */
+  height: number;
+}
+
+/** The owner of the `play_files` table. */
+export class PlayFileStore {
+  constructor(private readonly db: Kysely<Schema>) {}
+
+  /** Highest bitrate first. */
+  forVideo(videoId: string): Promise<PlayFile[]> {
+    return this.db
+      .selectFrom('play_files')
+      .select(['file', 'bitrate', 'label', 'height'])
+      .where('video_id', '=', videoId)
+      .orderBy('bitrate', 'desc')
+      .execute();
+  }
+
+  /** Replaces the video's renditions; run inside the step's transaction. */
+  async replace(videoId: string, files: readonly PlayFile[]): Promise<void> {
+    await this.db.deleteFrom('play_files').where('video_id', '=', videoId).execute();
+    if (files.length === 0) return;
+    await this.db
+      .insertInto('play_files')
+      .values(files.map((play) => ({ video_id: videoId, file: play.file, bitrate: play.bitrate, label: play.label, height: play.height })))
+      .execute();
+  }
+}

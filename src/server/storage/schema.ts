@@ -1,0 +1,64 @@
+import type { Generated } from 'kysely';
+
+/** The tables as the query layer sees them (snake_case, as stored); only the stores read these. */
+export interface Schema {
+  videos: {
+    id: string;
+    app_id: string;
+    title: string;
+    description: Generated<string>;
+    tags: Generated<string>;
+    actors: Generated<string>;
+    create_user: Generated<string>;
+    source_get_type: 1 | 2;
+    source_path: Generated<string>;
+    status: number;
+    status_reason: Generated<string>;
+    need_handle_special: Generated<number>;
+    duration: Generated<number>;
+    source_file: Generated<string>;
+    poster_file: Generated<string>;
+    created_at: number;
+    updated_at: number;
+    /** Registration order, the list's tie-breaker (PostgreSQL; SQLite uses its rowid). */
+    seq: Generated<number>;
+  };
+  video_counts: { app_id: string; create_user: string; n: number };
+  uploads: {
+    id: string;
+    video_id: string;
+    app_id: string;
+    size: number;
+    file_name: Generated<string>;
+    file_type: Generated<string>;
+    fingerprint: Generated<string>;
+    created_at: number;
+    finished_at: number | null;
+  };
+  play_files: { video_id: string; file: string; bitrate: number; label: string; height: Generated<number> };
+  jobs: {
+    id: Generated<number>;
+    video_id: string;
+    kind: 'download' | 'transcode';
+    state: Generated<'queued' | 'running' | 'done' | 'failed'>;
+    attempts: Generated<number>;
+    last_error: Generated<string>;
+    created_at: number;
+    updated_at: number;
+    lease_until: Generated<number>;
+  };
+  callbacks: {
+    id: Generated<number>;
+    video_id: string;
+    app_id: string;
+    video_status: number;
+    state: Generated<'pending' | 'delivered' | 'gave_up'>;
+    attempts: Generated<number>;
+    next_attempt_at: number;
+    last_error: Generated<string>;
+    created_at: number;
+    updated_at: number;
+  };
+  /** Values shared by every instance (ticket key, demo app); see settings.ts. */
+  settings: { name: string; value: string; created_at: number };
+}

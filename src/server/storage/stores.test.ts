@@ -1,0 +1,258 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startPostgres, type TestPostgres } from '../../../test/support/postgres';
+import { newVideo } from '../../../test/support/videos';
+import { openDatabase } from './db';
+import { openStores, type ServiceStores } from './stores';
+import { VideoStatus, type NewVideo } from './videos';
+
+// The same behaviour on both databases: SQLite in a temporary DATA_DIR, and PostgreSQL in a
+// throwaway cluster (a fresh database per test).
+let postgres: TestPostgres;
+beforeAll(async () => {
+  postgres = await startPostgres();
+}, 60_000);
+afterAll(() => postgres?.stop());
+
+let dir: string;
+let stores: ServiceStores;
+afterEach(async () => {
+  await stores.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function video(n: number, overrides: Partial<NewVideo> = {}): NewVideo {
+  return newVideo({ id: `video-${n}`, title: `title ${n}`, createdAt: 1_700_000_000_000 + n * 1000, ...overrides });
+}
+
+const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
+
+describe.each(['sqlite', 'postgres'] as const)('stores on %s', (dialect) => {
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ovu-stores-'));
+    stores = await openStores({ dataDir: dir, databaseUrl: dialect === 'postgres' ? await postgres.newDatabase() : undefined });
+  });
+
+  describe('VideoStore.listByUser', () => {
+    beforeEach(async () => {
+      for (let n = 1; n <= 25; n++) await stores.videos.insert(video(n));
+      await stores.videos.insert(video(100, { createUser: 'bob' }));
+      await stores.videos.insert(video(101, { appId: 'app-b' }));
+    });
+
+    it('pages newest first with a 1-based index, and counts every match in total', async () => {
+      const first = await stores.videos.listByUser('app-a', 'alice', 1, 10);
+      expect(first.total).toBe(25);
+      expect(ids(first.videos)).toEqual(Array.from({ length: 10 }, (_, i) => `video-${25 - i}`));
+      expect(ids((await stores.videos.listByUser('app-a', 'alice', 2, 10)).videos)).toEqual(Array.from({ length: 10 }, (_, i) => `video-${15 - i}`));
+      const last = await stores.videos.listByUser('app-a', 'alice', 3, 10);
+      expect(ids(last.videos)).toEqual(['video-5', 'video-4', 'video-3', 'video-2', 'video-1']);
+      expect(last.total).toBe(25);
+    });
+
+    it('gives an empty page past the end but still the total', async () => {
+      expect(await stores.videos.listByUser('app-a', 'alice', 4, 10)).toEqual({ total: 25, videos: [] });
+    });
+
+    it('pages of other sizes tile the list without gaps or repeats', async () => {
+      const seen: string[] = [];
+      for (const page of [1, 2, 3, 4, 5, 6, 7]) seen.push(...ids((await stores.videos.listByUser('app-a', 'alice', page, 4)).videos));
+      expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => `video-${25 - i}`));
+    });
+
+    it('keeps apps and users apart', async () => {
+      expect(ids((await stores.videos.listByUser('app-a', 'bob', 1, 10)).videos)).toEqual(['video-100']);
+      expect(ids((await stores.videos.listByUser('app-b', 'alice', 1, 10)).videos)).toEqual(['video-101']);
+      expect((await stores.videos.listByUser('app-b', 'bob', 1, 10)).total).toBe(0);
+    });
+
+    it('orders videos registered in the same millisecond by registration', async () => {
+      await stores.videos.insert(video(200, { createUser: 'carol', createdAt: 5 }));
+      await stores.videos.insert(video(201, { createUser: 'carol', createdAt: 5 }));
+      expect(ids((await stores.videos.listByUser('app-a', 'carol', 1, 10)).videos)).toEqual(['video-201', 'video-200']);
+    });
+
+    it('keeps registration order among equal times on pages read from either end', async () => {
+      for (let n = 300; n < 307; n++) await stores.videos.insert(video(n, { createUser: 'dave', createdAt: 5 }));
+      const seen: string[] = [];
+      for (const page of [1, 2, 3, 4]) seen.push(...ids((await stores.videos.listByUser('app-a', 'dave', page, 2)).videos));
+      expect(seen).toEqual(Array.from({ length: 7 }, (_, i) => `video-${306 - i}`));
+    });
+
+    it('matches the user name exactly (case and spaces count)', async () => {
+      expect((await stores.videos.listByUser('app-a', 'Alice', 1, 10)).total).toBe(0);
+    });
+  });
+
+  describe('VideoStore', () => {
+    it('reads back what was inserted', async () => {
+      await stores.videos.insert(video(1, { title: '视频 😀', tags: '猫,狗' }));
+      expect(await stores.videos.get('video-1')).toMatchObject({ id: 'video-1', appId: 'app-a', title: '视频 😀', tags: '猫,狗', status: 8, duration: 0, createdAt: 1_700_000_001_000 });
+      expect(await stores.videos.get('nope')).toBeUndefined();
+    });
+
+    it('refuses a second video with the same id, and counts it once', async () => {
+      await stores.videos.insert(video(1));
+      await expect(stores.videos.insert(video(1))).rejects.toThrow();
+      expect((await stores.videos.listByUser('app-a', 'alice', 1, 10)).total).toBe(1);
+    });
+
+    it('moves a status only from the expected one', async () => {
+      await stores.videos.insert(video(1));
+      expect(await stores.videos.transition('video-1', [VideoStatus.Downloading], VideoStatus.WaitingForTranscoding, '', 1)).toBe(false);
+      expect(await stores.videos.transition('video-1', [VideoStatus.NotUploaded], VideoStatus.WaitingForTranscoding, '', 1)).toBe(true);
+      expect((await stores.videos.get('video-1'))!.status).toBe(VideoStatus.WaitingForTranscoding);
+    });
+
+    it('lists play files highest bitrate first, and a replacement drops the old ones', async () => {
+      await stores.videos.insert(video(1));
+      await stores.playFiles.replace('video-1', [
+        { file: '360p.mp4', bitrate: 800, label: '360p', height: 360 },
+        { file: '720p.mp4', bitrate: 2500, label: '720p', height: 720 },
+      ]);
+      expect((await stores.playFiles.forVideo('video-1')).map((file) => file.label)).toEqual(['720p', '360p']);
+      await stores.playFiles.replace('video-1', [{ file: '480p.mp4', bitrate: 1200, label: '480p', height: 480 }]);
+      expect((await stores.playFiles.forVideo('video-1')).map((file) => file.file)).toEqual(['480p.mp4']);
+    });
+  });
+
+  describe('transactions', () => {
+    it('land all of their writes or none', async () => {
+      await stores.videos.insert(video(1, { status: VideoStatus.Transcoding }));
+      const failing = stores.transaction(async (tx) => {
+        await tx.videos.transition('video-1', [VideoStatus.Transcoding], VideoStatus.Normal, '', 2);
+        await tx.callbacks.enqueue('video-1', 'app-a', VideoStatus.Normal, 2);
+        throw new Error('a later write failed');
+      });
+      await expect(failing).rejects.toThrow('a later write failed');
+      expect((await stores.videos.get('video-1'))!.status).toBe(VideoStatus.Transcoding);
+      expect(await stores.callbacks.due(10, 10)).toEqual([]);
+    });
+
+    it('announce what they wrote only once it is committed, and never when they roll back', async () => {
+      const heard: string[] = [];
+      await stores.transaction(async (tx) => {
+        await tx.videos.insert(video(1));
+        tx.afterCommit(() => heard.push('committed'));
+        await tx.transaction(async (inner) => inner.afterCommit(() => heard.push('joined')));
+        expect(heard).toEqual([]);
+      });
+      expect(heard).toEqual(['committed', 'joined']);
+      await expect(
+        stores.transaction(async (tx) => {
+          tx.afterCommit(() => heard.push('rolled back'));
+          throw new Error('undone');
+        }),
+      ).rejects.toThrow('undone');
+      stores.afterCommit(() => heard.push('outside'));
+      expect(heard).toEqual(['committed', 'joined', 'outside']);
+    });
+  });
+
+  describe('SettingStore', () => {
+    it('keeps the first value offered: of offers made at once, every caller gets the same one back', async () => {
+      const settled = await Promise.all(['k1', 'k2', 'k3', 'k4'].map((offer, n) => stores.settings.settle('ticket_key', offer, n)));
+      expect(new Set(settled).size).toBe(1);
+      expect(['k1', 'k2', 'k3', 'k4']).toContain(settled[0]);
+      expect(await stores.settings.settle('ticket_key', 'later', 9)).toBe(settled[0]);
+      expect(await stores.settings.settle('demo_app', 'other', 9)).toBe('other');
+    });
+  });
+
+  describe('JobStore', () => {
+    it('queues one active job per video and kind, and hands each queued job to one claim only', async () => {
+      for (let n = 1; n <= 6; n++) {
+        await stores.videos.insert(video(n));
+        await stores.jobs.enqueue(`video-${n}`, 'transcode', 10);
+        await stores.jobs.enqueue(`video-${n}`, 'transcode', 11);
+      }
+      const claims = await Promise.all(Array.from({ length: 10 }, () => stores.jobs.claim(20, 1_000)));
+      const claimed = claims.filter((job) => job !== undefined);
+      expect(claimed.map((job) => job.videoId).sort()).toEqual(['video-1', 'video-2', 'video-3', 'video-4', 'video-5', 'video-6']);
+      expect(claimed.every((job) => job.state === 'running' && job.attempts === 1 && job.leaseUntil === 1_000)).toBe(true);
+      expect((await stores.jobs.expired(1_001)).length).toBe(6);
+      expect(await stores.jobs.requeue(claimed[0]!, 30)).toBe(true);
+      const again = (await stores.jobs.claim(40, 2_000))!;
+      expect(again).toMatchObject({ id: claimed[0]!.id, attempts: 2 });
+      // The first claim no longer holds the job: its writes land nowhere.
+      expect(await stores.jobs.finish(claimed[0]!, 'done', '', 50)).toBe(false);
+      expect(await stores.jobs.renew(claimed[0]!, 3_000, 50)).toBe(false);
+      expect(await stores.jobs.renew(again, 3_000, 50)).toBe(true);
+    });
+
+    it('lets a job whose lease ran out be taken back, but not one its holder renewed meanwhile', async () => {
+      await stores.videos.insert(video(1));
+      await stores.jobs.enqueue('video-1', 'download', 10);
+      const held = (await stores.jobs.claim(10, 100))!;
+      const [seen] = await stores.jobs.expired(150);
+      expect(seen).toMatchObject({ id: held.id, leaseUntil: 100 });
+      // The holder was only slow: it renews before the taker writes.
+      expect(await stores.jobs.renew(held, 300, 140)).toBe(true);
+      expect(await stores.jobs.requeue(seen!, 150, { expiredBefore: 150 })).toBe(false);
+      expect(await stores.jobs.expired(150)).toEqual([]);
+      // Now it has died: past its renewed lease the job goes back to the queue, once.
+      const [dead] = await stores.jobs.expired(400);
+      const takers = await Promise.all([0, 1].map(() => stores.jobs.requeue(dead!, 400, { expiredBefore: 400 })));
+      expect(takers.sort()).toEqual([false, true]);
+    });
+  });
+
+  describe('CallbackStore', () => {
+    it('lets exactly one of two claims at once take a due callback, until its claim runs out', async () => {
+      await stores.videos.insert(video(1));
+      await stores.callbacks.enqueue('video-1', 'app-a', 1, 100);
+      const [row] = await stores.callbacks.due(100, 10);
+      expect(row).toMatchObject({ videoId: 'video-1', appId: 'app-a', videoStatus: 1, attempts: 0 });
+      const claims = await Promise.all([stores.callbacks.claim(row!.id, 100, 5000), stores.callbacks.claim(row!.id, 100, 5000)]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await stores.callbacks.due(4999, 10)).toEqual([]);
+      expect(await stores.callbacks.nextAttemptAt()).toBe(5000);
+      await stores.callbacks.delivered(row!.id, 200);
+      expect(await stores.callbacks.nextAttemptAt()).toBeUndefined();
+    });
+  });
+});
+
+describe('PostgreSQL migrations', () => {
+  it('are applied once when several instances start on one new database at once', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ovu-stores-'));
+    const databaseUrl = await postgres.newDatabase();
+    const instances = await Promise.all([1, 2, 3].map(() => openStores({ dataDir: dir, databaseUrl })));
+    stores = instances[0]!;
+    await instances[1]!.videos.insert(video(1));
+    expect((await instances[2]!.videos.listByUser('app-a', 'alice', 1, 10)).total).toBe(1);
+    for (const other of instances.slice(1)) await other.close();
+  });
+
+  it('refuse a database that names nothing it can reach, in one line', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ovu-stores-'));
+    stores = await openStores({ dataDir: dir, databaseUrl: undefined });
+    const unused = (await postgres.newDatabase()).replace(/:\d+\//, ':1/');
+    await expect(openStores({ dataDir: dir, databaseUrl: unused })).rejects.toThrow(/^DATABASE_URL cannot be reached \(ECONNREFUSED\)$/);
+  });
+});
+
+describe('upgrading a SQLite database of schema version 1', () => {
+  it('counts the videos it already holds in each list', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ovu-stores-'));
+    await (await openStores({ dataDir: dir, databaseUrl: undefined })).close();
+    // What version 1 left: its index, no counts, its version in user_version only, and videos of two users.
+    const db = openDatabase(dir);
+    db.exec(`DROP TABLE video_counts; DROP TABLE settings; ALTER TABLE jobs DROP COLUMN lease_until; DROP TABLE kysely_migration; DROP TABLE kysely_migration_lock; DROP INDEX videos_by_user;
+      CREATE INDEX videos_by_user ON videos (app_id, create_user, created_at DESC); PRAGMA user_version = 1`);
+    const add = db.prepare(
+      `INSERT INTO videos (id, app_id, title, create_user, source_get_type, status, created_at, updated_at) VALUES (?, 'app-a', 't', ?, 1, 8, ?, 0)`,
+    );
+    for (let n = 1; n <= 12; n++) add.run(`video-${n}`, n % 3 === 0 ? 'bob' : 'alice', n);
+    db.close();
+    stores = await openStores({ dataDir: dir, databaseUrl: undefined });
+    const alice = await stores.videos.listByUser('app-a', 'alice', 2, 5);
+    expect(alice).toMatchObject({ total: 8 });
+    expect(ids(alice.videos)).toEqual(['video-4', 'video-2', 'video-1']);
+    expect((await stores.videos.listByUser('app-a', 'bob', 1, 10)).total).toBe(4);
+    await stores.videos.insert(video(13, { createUser: 'bob' }));
+    expect((await stores.videos.listByUser('app-a', 'bob', 1, 10)).total).toBe(5);
+  });
+});

@@ -1,0 +1,16 @@
+/**
+ * Errors that mean "the database cannot be reached now", not "this request is wrong" nor "the
+ * service is broken": the caller may try again, and the service recovers by itself once the
+ * database is back (the pool reconnects on the next query). PostgreSQL reports them as socket
+ * connect errors, the connection-exception class 08 and the operator-intervention class 57P (shutdown,
+ * crash, cannot connect now); pg adds its own message when a connection ends mid-query.
+ */
+// Connect-time failures only: on a request's path nothing else opens a connection, while a reset
+// or a broken pipe there is more often the client's own socket than the database's.
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENOTFOUND']);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (SOCKET_CODES.has(code) || code.startsWith('08') || code.startsWith('57P'))) return true;
+  return typeof message === 'string' && /^Connection terminated|connection error|Connection terminated unexpectedly/.test(message);
+}

@@ -1,0 +1,90 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Schema } from './schema';
+
+/** One tus upload bound to one video; its id is random, never the video id. */
+export interface Upload {
+  id: string;
+  videoId: string;
+  appId: string;
+  /** The declared length in bytes. */
+  size: number;
+  fileName: string;
+  fileType: string;
+  /** The uploader's fingerprint of the chosen file, to resume only the same file. */
+  fingerprint: string;
+  createdAt: number;
+  /** When its bytes became the video's source file; null while unfinished. */
+  finishedAt: number | null;
+}
+
+export type NewUpload = Omit<Upload, 'finishedAt'>;
+
+type UploadRow = Selectable<Schema['uploads']>;
+
+function toUpload(row: UploadRow): Upload {
+  return {
+    id: row.id,
+    videoId: row.video_id,
+    appId: row.app_id,
+    size: row.size,
+    fileName: row.file_name,
+    fileType: row.file_type,
+    fingerprint: row.fingerprint,
+    createdAt: row.created_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+/** The owner of the `uploads` table. */
+export class UploadStore {
+  constructor(private readonly db: Kysely<Schema>) {}
+
+  async get(id: string): Promise<Upload | undefined> {
+    const row = await this.db.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toUpload(row);
+  }
+
+  async forVideo(videoId: string): Promise<Upload | undefined> {
+    const row = await this.db.selectFrom('uploads').selectAll().where('video_id', '=', videoId).executeTakeFirst();
+    return row && toUpload(row);
+  }
+
+  async insert(upload: NewUpload): Promise<void> {
+    await this.db
+      .insertInto('uploads')
+      .values({
+        id: upload.id,
+        video_id: upload.videoId,
+        app_id: upload.appId,
+        size: upload.size,
+        file_name: upload.fileName,
+        file_type: upload.fileType,
+        fingerprint: upload.fingerprint,
+        created_at: upload.createdAt,
+        finished_at: null,
+      })
+      .execute();
+  }
+
+  /** Only an unfinished upload can go: a finished one is the video's source of record. */
+  async removeUnfinished(id: string): Promise<void> {
+    await this.db.deleteFrom('uploads').where('id', '=', id).where('finished_at', 'is', null).execute();
+  }
+
+  async markFinished(id: string, now: number): Promise<void> {
+    await this.db.updateTable('uploads').set({ finished_at: now }).where('id', '=', id).where('finished_at', 'is', null).execute();
+  }
+
+  /** Uploads whose video still waits for its file: the candidates for the start-up re-check. */
+  async unfinishedOfWaitingVideos(): Promise<Upload[]> {
+    const rows = await this.db
+      .selectFrom('uploads')
+      .innerJoin('videos', 'videos.id', 'uploads.video_id')
+      .selectAll('uploads')
+      .where('uploads.finished_at', 'is', null)
+      .where('videos.status', '=', 8)
+      .orderBy('uploads.created_at')
+      .execute();
+    return rows.map(toUpload);
+  }
+}

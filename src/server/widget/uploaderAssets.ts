@@ -1,0 +1,37 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The upload page's built files, by their content-hashed names under ASSETS_PATH. */
+export interface UploaderAssets {
+  script: string;
+  styles: string[];
+}
+
+/** What the page refers to before a build exists: those names answer 404 with the build hint. */
+const UNBUILT: UploaderAssets = { script: 'uploader.js', styles: ['uploader.css'] };
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  css?: string[];
+}
+
+/**
+ * The names Vite gave the upload page's entry and its CSS, from `<dist>/upload/.vite/manifest.json`,
+ * read again whenever the file changes (a rebuild while the service runs is picked up).
+ */
+export function uploaderAssetsReader(distDir: string): () => UploaderAssets {
+  const path = join(distDir, 'upload', '.vite', 'manifest.json');
+  let cached: { mtimeMs: number; assets: UploaderAssets } | undefined;
+  return () => {
+    const mtimeMs = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+    if (mtimeMs === undefined) return UNBUILT;
+    if (cached?.mtimeMs !== mtimeMs) {
+      const chunks = Object.values(JSON.parse(readFileSync(path, 'utf8')) as Record<string, ManifestChunk>);
+      const entry = chunks.find((chunk) => chunk.isEntry);
+      if (!entry) throw new Error(`${path} names no entry: rebuild with \`npm run build\``);
+      cached = { mtimeMs, assets: { script: entry.file, styles: entry.css ?? [] } };
+    }
+    return cached.assets;
+  };
+}
