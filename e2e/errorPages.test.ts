@@ -1,7 +1,7 @@
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newContext } from './support/browser';
-import { AccessibleQuery } from './support/a11y';
+import { AccessibleQuery, clickClosingFrame } from './support/a11y';
 import { chooseFileButton, DIALOG_NAME, errorLineOf, openButton, openPopup, recordServiceRequests, uploadFrame, waitForEvents, waitForFrame } from './support/widget';
 import { APP_B, startWorld, type World } from './support/world';
 
@@ -45,7 +45,7 @@ describe('the service refuses the configuration with the ErrorCode page', () => 
     // Around the line: a heading, what to do, and a Close that closes the layer.
     await frame.getByRole('heading', { level: 1, name: 'The upload cannot start' }).waitFor();
     await frame.getByText('The site owner should check its AppSecret and how it computes the Token.').waitFor();
-    await frame.getByRole('button', { name: 'Close' }).click();
+    await clickClosingFrame(page, frame.getByRole('button', { name: 'Close' }));
     const ax = await AccessibleQuery.open(context, page);
     await ax.waitFor('dialog', DIALOG_NAME, false);
     await ax.close();

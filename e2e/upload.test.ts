@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AccessibleQuery, clickBox } from './support/a11y';
+import { AccessibleQuery, clickBox, clickClosingFrame } from './support/a11y';
 import { newContext, throttleUploads } from './support/browser';
 import { HANDLE_DB } from '../src/widget/uploader/fileHandles';
 import { fileSize, makeVideo, probeDuration, sha256File, removeVideo } from './support/media';
@@ -248,7 +248,7 @@ describe('closing mid-upload asks first', () => {
     expect(await waitForProgress(frame, before + 10)).toBeGreaterThan(before);
 
     await clickBox(page, await ax.box('button', CLOSE_NAME));
-    await frame.getByRole('button', { name: 'Stop and close' }).click();
+    await clickClosingFrame(page, frame.getByRole('button', { name: 'Stop and close' }));
     await ax.waitFor('dialog', DIALOG_NAME, false);
     const list = await waitForEvents(page, (all) => all.length > 0);
     expect(list).toEqual([{ type: 'failure', info: expect.objectContaining({ videoId, reason: 'closed' }) }]);

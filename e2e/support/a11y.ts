@@ -1,4 +1,4 @@
-import type { BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Frame, Locator, Page } from 'playwright-core';
 
 export interface Box {
   x: number;
@@ -85,4 +85,16 @@ export class AccessibleQuery {
 /** Clicks the middle of a box with the real mouse (main-frame coordinates). */
 export async function clickBox(page: Page, box: Box): Promise<void> {
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+/**
+ * Clicks, with the page's real mouse, a button whose click removes the frame it sits in (the
+ * overlay's uploader). Playwright's own click() on a frame's element can wait for ever when that
+ * frame is detached while the click is performed; the page's mouse only waits for the browser.
+ */
+export async function clickClosingFrame(page: Page, button: Locator): Promise<void> {
+  await button.waitFor();
+  const box = await button.boundingBox();
+  if (!box) throw new Error('the button has no box on the page');
+  await clickBox(page, box);
 }
