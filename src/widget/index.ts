@@ -1,7 +1,27 @@
 import { WIDGET_FORMS, type ModuleUploadConfig, type UploadWidgetHandle } from '../shared/widgetConfig';
 import { openWidget } from './loader/openUpload';
 
-export type * from '../shared/widgetConfig';
+// Types only, named one by one: `export type *` made the bundled index.d.ts declare the option
+// lists (WIDGET_LANGUAGES, HANDLERS, …) as values the JS does not have (test/package.exports.test.ts).
+export type {
+  BaseUploadConfig,
+  ModuleOptions,
+  ModuleUploadConfig,
+  OverlayOptions,
+  OverlayUploadConfig,
+  PageOption,
+  PopupUploadConfig,
+  UploadErrorInfo,
+  UploadEventHandlers,
+  UploadFailureInfo,
+  UploadFailureReason,
+  UploadSuccessInfo,
+  UploadType,
+  UploadWidgetHandle,
+  WidgetForm,
+  WidgetLanguage,
+  WidgetTheme,
+} from '../shared/widgetConfig';
 
 function serviceBase(value: unknown): string {
   if (typeof value !== 'string') throw new TypeError('openUpload: `serviceUrl` is required: the service\'s base URL, e.g. "https://video.example.com"');
