@@ -101,7 +101,8 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
       return ticket ? claimsOf(ticket).maxFileSize : 0;
     },
     allowedHeaders: [TICKET_HEADER],
-    // The upload page is served from PUBLIC_URL, so the upload is same-origin; no other page may read replies.
+    // The uploader sends every tus request to its own page's origin (uploadCore's onPageOrigin), so
+    // the upload is same-origin under any name of the service; no other page may read replies.
     allowedOrigins: (origin) => origin === new URL(service.config.publicUrl).origin,
     generateUrl: (_req, { id }) => uploadUrl(service, id),
     // tus would otherwise take the last `/` segment of the whole URL, query string included, so

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UploadOptions } from 'tus-js-client';
 import { DetailedError } from 'tus-js-client';
 import { TICKET_HEADER } from '../../shared/uploadPage';
-import { isRetryable, tusUpload, wholeFileReader, type UploadListeners, type UploadRequest } from './uploadCore';
+import { isRetryable, onPageOrigin, tusUpload, wholeFileReader, type UploadListeners, type UploadRequest } from './uploadCore';
 
 afterEach(() => vi.useRealTimers());
 
@@ -210,5 +210,16 @@ describe('isRetryable', () => {
     ['a 413', httpError(413, ''), true, false],
   ])('%s → %s', (_case, error, online, expected) => {
     expect(isRetryable(error, online)).toBe(expected);
+  });
+});
+
+describe('onPageOrigin', () => {
+  const page = 'http://127.0.0.1:8080/UploadWidget/Upload?appId=a';
+  it('sends an upload named by another name of the service to the page\'s own origin', () => {
+    expect(onPageOrigin('http://localhost:8080/UploadWidget/files/abc', page)).toBe('http://127.0.0.1:8080/UploadWidget/files/abc');
+  });
+  it('keeps the path and query, and resolves a relative URL against the page', () => {
+    expect(onPageOrigin('https://video.example.com/UploadWidget/files/?x=1', page)).toBe('http://127.0.0.1:8080/UploadWidget/files/?x=1');
+    expect(onPageOrigin('/UploadWidget/files/abc', page)).toBe('http://127.0.0.1:8080/UploadWidget/files/abc');
   });
 });

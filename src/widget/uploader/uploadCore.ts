@@ -1,4 +1,4 @@
-import { Upload, type DetailedError, type UploadOptions } from 'tus-js-client';
+import { DefaultHttpStack, Upload, type DetailedError, type HttpStack, type UploadOptions } from 'tus-js-client';
 import { TICKET_HEADER } from '../../shared/uploadPage';
 
 export interface UploadRequest {
@@ -95,6 +95,26 @@ export interface UploadDeps {
   network?: NetworkStatus;
 }
 
+/**
+ * `url` moved to the origin of the page at `pageHref`. The service names uploads by its
+ * PUBLIC_URL (the Location of a creation, the resume state), which may be another name for the
+ * same service than the one the page was loaded from (`localhost` where the integrator typed
+ * `127.0.0.1`): a request there is cross-origin, CORS refuses it, and every upload would end as
+ * "Connection lost". The page's own origin reached the service already, so it reaches tus too.
+ */
+export function onPageOrigin(url: string, pageHref: string): string {
+  const target = new URL(url, pageHref);
+  return `${new URL(pageHref).origin}${target.pathname}${target.search}`;
+}
+
+/** tus-js-client's HTTP stack with every request sent to the page's own origin ({@link onPageOrigin}). */
+function pageOriginStack(base: HttpStack): HttpStack {
+  return {
+    createRequest: (method, url) => base.createRequest(method, onPageOrigin(url, location.href)),
+    getName: () => base.getName(),
+  };
+}
+
 /** The ResultCode of a JSON `{AuthMsg}` body, which is how the service words a refusal. */
 function resultCode(body: string | undefined): string | undefined {
   try {
@@ -165,6 +185,7 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
 
   const upload = createUpload(file, {
     endpoint: request.endpoint,
+    httpStack: pageOriginStack(new DefaultHttpStack({})),
     uploadUrl: request.resume?.uploadUrl ?? null,
     chunkSize: tuning.chunkBytes > 0 ? tuning.chunkBytes : Number.POSITIVE_INFINITY,
     fileReader: wholeFileReader,
