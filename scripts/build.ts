@@ -14,14 +14,14 @@ import { precompress } from './precompress';
 const root = resolve(import.meta.dirname, '..');
 
 /**
- * The service and the demo, each one ES module with every package left to node_modules: the
+ * The service, the demo and the operator's command line, each one ES module with every package left to node_modules: the
  * sources import without file extensions (moduleResolution Bundler), which node alone cannot run.
  * Both sit in dist/server so files found from their own location (assets/error.js) are where the
  * sources expect them.
  */
 async function bundleService(): Promise<void> {
   await bundle({
-    entryPoints: { main: resolve(root, 'src/server/main.ts'), demo: resolve(root, 'demo/server.ts') },
+    entryPoints: { main: resolve(root, 'src/server/main.ts'), demo: resolve(root, 'demo/server.ts'), cli: resolve(root, 'src/server/cli/main.ts') },
     outdir: resolve(dist, 'server'),
     bundle: true,
     platform: 'node',

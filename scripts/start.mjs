@@ -10,6 +10,7 @@
  *   node scripts/start.mjs               the service (dist/server/main.js)
  *   node scripts/start.mjs demo          the demo app beside the service (dist/server/demo.js)
  *   node scripts/start.mjs --build-only  build when needed, then exit (scripts/production-install.sh)
+ *   node scripts/start.mjs cli <args>    the operator's command line (scripts/cli.mjs, the package's bin)
  *
  * Plain JavaScript on purpose: it must run before anything is compiled.
  */
@@ -19,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const entries = { start: 'dist/server/main.js', demo: 'dist/server/demo.js' };
+const entries = { start: 'dist/server/main.js', demo: 'dist/server/demo.js', cli: 'dist/server/cli.js' };
 /** What the build reads; a newer one of these makes the build stale. */
 const SOURCE_DIRS = ['src', 'demo'];
 const SOURCE_FILES = ['scripts/build.ts', 'vite.config.ts', 'package.json'];
@@ -92,13 +93,15 @@ async function ensureBuild() {
 }
 
 const mode = process.argv[2] ?? 'start';
-if (mode !== 'start' && mode !== 'demo' && mode !== '--build-only') {
-  log('error', `unknown argument "${mode}": use no argument, \`demo\` or \`--build-only\``);
+if (mode !== 'start' && mode !== 'demo' && mode !== 'cli' && mode !== '--build-only') {
+  log('error', `unknown argument "${mode}": use no argument, \`demo\`, \`cli\` or \`--build-only\``);
   process.exit(1);
 }
 await ensureBuild();
 if (mode !== '--build-only') {
   // Stack traces then name the TypeScript sources rather than the bundle.
   process.setSourceMapsEnabled(true);
+  // The command line reads its own arguments, as if it had been run directly.
+  if (mode === 'cli') process.argv.splice(2, 1);
   await import(pathToFileURL(join(root, entries[mode])).href);
 }

@@ -107,3 +107,26 @@ export async function markTranscoded(service: ServiceContext, videoId: string, r
     throw error;
   }
 }
+
+/** A failed step taken again: its waiting status and the job that does it. */
+const RETRIES = {
+  [VideoStatus.DownloadFailed]: { waiting: VideoStatus.WaitingForDownload, kind: 'download' },
+  [VideoStatus.TranscodingFailed]: { waiting: VideoStatus.WaitingForTranscoding, kind: 'transcode' },
+} as const satisfies Record<number, { waiting: VideoStatus; kind: JobKind }>;
+
+export type RetryOutcome = { retried: JobKind } | { refused: VideoStatus | undefined };
+
+/**
+ * Puts a video whose processing failed (4 or 7) back in the queue of its failed step, in one
+ * transaction: 4 ─▶ 2 with a download job, 7 ─▶ 5 with a transcode job. A running service takes
+ * the job up within its queue poll. Any other status (or no video) is refused and nothing changes.
+ */
+export async function retryFailedStep(stores: Stores, videoId: string, now: number): Promise<RetryOutcome> {
+  return stores.transaction(async (tx) => {
+    const status = (await tx.videos.get(videoId))?.status;
+    const retry = status === VideoStatus.DownloadFailed || status === VideoStatus.TranscodingFailed ? RETRIES[status] : undefined;
+    if (!retry || !(await tx.videos.transition(videoId, [status!], retry.waiting, '', now))) return { refused: status };
+    await tx.jobs.enqueue(videoId, retry.kind, now);
+    return { retried: retry.kind };
+  });
+}

@@ -22,7 +22,7 @@ export class DatabaseUnavailableError extends Error {
 }
 
 /** The database's file name in DATA_DIR. */
-const DATABASE_FILE = 'service.sqlite';
+export const DATABASE_FILE = 'service.sqlite';
 
 /** Opens (creating when needed) `service.sqlite` in the data directory, private to the service. */
 export function openDatabase(dataDir: string): Db {

@@ -114,6 +114,24 @@ export class JobStore {
     return rows.map(toJob);
   }
 
+  /** The newest jobs first, of one state or all (the operator's `jobs list`). */
+  async list(filter: { state?: Job['state']; limit: number }): Promise<Job[]> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .$if(filter.state !== undefined, (qb) => qb.where('state', '=', filter.state!))
+      .orderBy('id', 'desc')
+      .limit(filter.limit)
+      .execute();
+    return rows.map(toJob);
+  }
+
+  /** One video's jobs, oldest first. */
+  async forVideo(videoId: string): Promise<Job[]> {
+    const rows = await this.db.selectFrom('jobs').selectAll().where('video_id', '=', videoId).orderBy('id').execute();
+    return rows.map(toJob);
+  }
+
   private held(job: Job, fence: JobFence) {
     return this.db
       .updateTable('jobs')

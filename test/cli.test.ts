@@ -1,0 +1,196 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signToken } from '../src/server/auth/token';
+import { runCli } from '../src/server/cli/runCli';
+import { listenLoopback, type LoopbackServer } from '../e2e/support/httpServer';
+import { databaseUrlFor } from './support/database';
+import { startServiceProcess, type ServiceProcess } from './support/serviceProcess';
+
+const root = resolve(import.meta.dirname, '..');
+const run = promisify(execFile);
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const SHOP = { appId: 'shop', appSecret: 'secret-of-the-shop-0123456789' };
+
+let home: string;
+let appsFile: string;
+let env: Record<string, string>;
+let service: ServiceProcess;
+let address: string;
+let missing: LoopbackServer;
+
+/** The command line with the service's env, in this process (the bin's own process is tested below). */
+async function cli(...args: string[]): Promise<CliResult> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await runCli(args, { env, out: (line) => stdout.push(`${line}\n`), err: (line) => stderr.push(`${line}\n`) });
+  return { code, stdout: stdout.join(''), stderr: stderr.join('') };
+}
+
+const entries = () => JSON.parse(readFileSync(appsFile, 'utf8')) as Record<string, unknown>[];
+const secretIn = (stdout: string) => /AppSecret \(shown only now[^:]*\): (\S+)/.exec(stdout)?.[1];
+
+async function post(appId: string, appSecret: string, form: Record<string, string>): Promise<{ AuthMsg: { ResultCode: string }; VideoId?: string }> {
+  const Timestamp = String(Math.floor(Date.now() / 1000));
+  const body = new URLSearchParams({ AppId: appId, Timestamp, Token: signToken(Timestamp, appSecret), ...form });
+  return (await (await fetch(`${address}/Api/Video/Post`, { method: 'POST', body })).json()) as { AuthMsg: { ResultCode: string }; VideoId?: string };
+}
+
+beforeAll(async () => {
+  home = mkdtempSync(join(tmpdir(), 'ovu-cli-'));
+  appsFile = join(home, 'apps.json');
+  writeFileSync(appsFile, JSON.stringify([SHOP]), { mode: 0o600 });
+  const dataDir = join(home, 'data');
+  const databaseUrl = await databaseUrlFor(dataDir);
+  env = {
+    DATA_DIR: dataDir,
+    APPS_FILE: appsFile,
+    SOURCE_URL_ALLOW_PRIVATE: '1',
+    PUBLIC_URL: 'http://127.0.0.1:0',
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+  };
+  service = startServiceProcess({ PORT: '0', ...env });
+  ({ address } = JSON.parse(await service.waitFor(/service listening/)) as { address: string });
+  env.PUBLIC_URL = address;
+  missing = await listenLoopback((_req, res) => void res.writeHead(404).end());
+}, 60_000);
+
+afterAll(async () => {
+  service?.stop();
+  await service?.exit;
+  await missing?.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('open-video-upload apps', () => {
+  it('adds an app with a strong secret printed once, which the running service accepts without a restart', async () => {
+    const added = await cli('apps', 'add', 'blog', '--callback-url', 'http://127.0.0.1:9/cb', '--allowed-origin', 'https://blog.example');
+    expect(added.code).toBe(0);
+    const secret = secretIn(added.stdout);
+    expect(secret).toMatch(/^[\w-]{43}$/);
+    expect(entries().find((entry) => entry.appId === 'blog')).toEqual({
+      appId: 'blog',
+      appSecret: secret,
+      callbackUrl: 'http://127.0.0.1:9/cb',
+      allowedOrigins: ['https://blog.example'],
+    });
+    expect(statSync(appsFile).mode & 0o777).toBe(0o600);
+    await expect.poll(async () => (await post('blog', secret!, { VideoTitle: 't', SourceFileGetType: '1', CreateUser: 'u' })).AuthMsg.ResultCode, { timeout: 10_000 }).toBe('1');
+
+    const listed = await cli('apps', 'list');
+    expect(listed.stdout).toContain('blog  callback http://127.0.0.1:9/cb  origins https://blog.example');
+    expect(listed.stdout).not.toContain(secret);
+    expect(listed.stdout).not.toContain(SHOP.appSecret);
+  });
+
+  it('refuses an id that exists, or is not one, and leaves the file as it was', async () => {
+    const before = readFileSync(appsFile, 'utf8');
+    const again = await cli('apps', 'add', 'shop');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('app "shop" already exists; for a new secret use: apps rotate shop');
+    const blank = await cli('apps', 'add', ' padded');
+    expect(blank.code).toBe(1);
+    expect(blank.stderr).toMatch(/appId must be a non-empty string/);
+    expect(readFileSync(appsFile, 'utf8')).toBe(before);
+  });
+
+  it('rotates a secret, keeping the old one for the overlap', async () => {
+    const rotated = await cli('apps', 'rotate', 'shop', '--overlap', '2h');
+    expect(rotated.code).toBe(0);
+    const secret = secretIn(rotated.stdout);
+    const shop = entries().find((entry) => entry.appId === 'shop')!;
+    expect(shop.appSecret).toBe(secret);
+    expect(shop.previousSecret).toBe(SHOP.appSecret);
+    const until = Date.parse(String(shop.previousSecretUntil));
+    expect(Math.abs(until - (Date.now() + 2 * 3_600_000))).toBeLessThan(60_000);
+    expect((await cli('apps', 'rotate', 'shop', '--overlap', 'soon')).code).toBe(2);
+  });
+
+  it('removes an app, and the running service refuses it from then on', async () => {
+    const { stdout } = await cli('apps', 'add', 'gone');
+    const secret = secretIn(stdout)!;
+    await expect.poll(async () => (await post('gone', secret, { VideoTitle: 't', SourceFileGetType: '1', CreateUser: 'u' })).AuthMsg.ResultCode, { timeout: 10_000 }).toBe('1');
+    expect((await cli('apps', 'remove', 'gone')).code).toBe(0);
+    expect(entries().some((entry) => entry.appId === 'gone')).toBe(false);
+    await expect.poll(async () => (await post('gone', secret, { VideoTitle: 't', SourceFileGetType: '1', CreateUser: 'u' })).AuthMsg.ResultCode, { timeout: 10_000 }).toBe('102');
+    expect((await cli('apps', 'remove', 'gone')).stderr).toContain('no app "gone"');
+  });
+});
+
+describe('open-video-upload videos and jobs', () => {
+  it('shows a video, lists its failed download, retries it, and refuses to retry a video that did not fail', async () => {
+    const secret = entries().find((entry) => entry.appId === 'shop')!.appSecret as string;
+    const { VideoId: failing } = await post('shop', secret, { VideoTitle: 'lost source', SourceFileGetType: '2', SourceFilePath: `http://127.0.0.1:${missing.port}/clip.mp4`, CreateUser: 'u' });
+    await expect.poll(async () => JSON.parse((await cli('videos', 'show', failing!)).stdout).video.status, { timeout: 20_000 }).toBe('4 (DownloadFailed)');
+    const shown = JSON.parse((await cli('videos', 'show', failing!)).stdout) as { video: { title: string }; jobs: { kind: string; state: string }[] };
+    expect(shown.video.title).toBe('lost source');
+    expect(shown.jobs).toMatchObject([{ kind: 'download', state: 'failed' }]);
+    expect((await cli('jobs', 'list', '--state', 'failed')).stdout).toContain(`${failing}  download  failed`);
+
+    const retried = await cli('jobs', 'retry', failing!);
+    expect(retried.code).toBe(0);
+    expect(retried.stdout).toContain('queued a download job');
+    // The running service takes the job up and the source is still missing: a second failed download.
+    await expect.poll(async () => JSON.parse((await cli('videos', 'show', failing!)).stdout).jobs.length, { timeout: 20_000 }).toBe(2);
+
+    const { VideoId: waiting } = await post('shop', secret, { VideoTitle: 'waiting', SourceFileGetType: '1', CreateUser: 'u' });
+    const refused = await cli('jobs', 'retry', waiting!);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('is in status 8 (NotUploaded); only a failed download (4) or transcode (7) can be retried. Nothing changed.');
+    expect(JSON.parse((await cli('videos', 'show', waiting!)).stdout).video.status).toBe('8 (NotUploaded)');
+    expect((await cli('jobs', 'list', '--state', 'lost')).code).toBe(2);
+    expect((await cli('videos', 'show', 'no-such-video')).stderr).toContain('no video "no-such-video"');
+  }, 60_000);
+});
+
+describe('open-video-upload doctor', () => {
+  it('passes on a working service and names each broken part with its fix', async () => {
+    const healthy = await cli('doctor');
+    expect(healthy.stdout).not.toContain('FAIL');
+    expect(healthy.code).toBe(0);
+
+    const broken = { ...env };
+    env = { ...env, FFMPEG_PATH: '/nonexistent/ffmpeg', PUBLIC_URL: `http://127.0.0.1:${missing.port}` };
+    const sick = await cli('doctor');
+    env = broken;
+    expect(sick.code).toBe(1);
+    expect(sick.stdout).toMatch(/FAIL {2}ffmpeg: FFMPEG_PATH "\/nonexistent\/ffmpeg": not found\n {6}fix: install ffmpeg/);
+    expect(sick.stdout).toMatch(/FAIL {2}public URL: .*answered HTTP 404.*\n {6}fix: start the service, or set PUBLIC_URL/);
+    expect(sick.stderr).toContain('2 problem(s) found');
+  });
+});
+
+describe('open-video-upload --help', () => {
+  it('lists every command, and each command explains itself', async () => {
+    const overview = await cli('--help');
+    for (const command of ['apps list', 'apps add', 'apps rotate', 'apps remove', 'videos show', 'jobs list', 'jobs retry', 'doctor']) {
+      expect(overview.stdout).toContain(command);
+      const help = await cli(...command.split(' '), '--help');
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`^Usage: open-video-upload ${command}`));
+    }
+    const unknown = await cli('apps', 'frobnicate');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command "apps frobnicate"');
+  }, 60_000);
+
+  it('runs as the package bin through npx in a checkout, with exit codes for scripts', async () => {
+    const { stdout } = await run('npx', ['--no-install', 'open-video-upload', '--help'], { cwd: root });
+    expect(stdout).toContain('Usage: open-video-upload <command>');
+    const refused = await run('npx', ['--no-install', 'open-video-upload', 'apps', 'add', 'shop'], { cwd: root, env: { ...process.env, ...env } }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: unknown) => error as CliResult,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('app "shop" already exists');
+  }, 60_000);
+});
