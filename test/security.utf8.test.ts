@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PageMessage } from '../src/shared/messages';
+import type { ErrorPageData } from '../src/server/widget/pages';
+import { startTestService, type TestService } from './support/service';
+import { CHANNEL, errorLine, getPage, HOST_ORIGIN, jsonBlock, openUploader, pageQuery, registerVideo } from './uploadHelpers';
+
+/**
+ * Bytes that are not UTF-8 once percent-decoded (or base64-decoded, or read from the XML body)
+ * are refused with 106 naming the parameter, in every channel: stored as U+FFFD they would lose
+ * the caller's text without a word.
+ */
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.stop(true));
+
+/** A query string of the app's fresh credentials (percent-encoded by URLSearchParams) followed by raw text. */
+function signedQuery(raw: string): string {
+  return `${new URLSearchParams(service.auth())}&${raw}`;
+}
+
+interface JsonReply {
+  status: number;
+  contentType: string | null;
+  body: { AuthMsg: { ResultCode: string; ResultMessage: string } };
+}
+
+async function jsonReply(response: Promise<Response>): Promise<JsonReply> {
+  const res = await response;
+  return { status: res.status, contentType: res.headers.get('content-type'), body: (await res.json()) as JsonReply['body'] };
+}
+
+function expect106(reply: JsonReply, name: string): void {
+  expect(reply.status).toBe(400);
+  expect(reply.contentType).toBe('application/json; charset=utf-8');
+  expect(reply.body.AuthMsg).toEqual({ ResultCode: '106', ResultMessage: `Invalid Parameter: ${name} is not valid UTF-8` });
+}
+
+const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
+
+describe('the web API', () => {
+  it('refuses VideoTitle=%FF%FE in a form body with 106 naming it and stores nothing, where real UTF-8 is kept', async () => {
+    const before = await service.videoCount();
+    const body = `${new URLSearchParams(service.auth())}&SourceFileGetType=1&VideoTitle=%FF%FE`;
+    expect106(await jsonReply(fetch(`${service.address}/Api/Video/Post`, { method: 'POST', headers: FORM, body })), 'VideoTitle');
+    expect(await service.videoCount()).toBe(before);
+
+    // Real UTF-8 is stored as sent, a U+FFFD the caller meant included.
+    const good = `${new URLSearchParams(service.auth())}&SourceFileGetType=1&VideoTitle=%E8%A7%86%EF%BF%BD`;
+    const posted = await jsonReply(fetch(`${service.address}/Api/Video/Post`, { method: 'POST', headers: FORM, body: good }));
+    expect(posted.body.AuthMsg.ResultCode).toBe('1');
+    const id = (posted.body as unknown as { VideoId: string }).VideoId;
+    const got = await service.get('/Api/Video/Get', { ...service.auth(), Id: id });
+    expect(got.body.Video.VideoTitle).toBe('视\uFFFD');
+  });
+
+  it('refuses a value that is not UTF-8 in the query of a POST, whatever the body holds', async () => {
+    const before = await service.videoCount();
+    const body = `${new URLSearchParams(service.auth())}&SourceFileGetType=1&VideoTitle=ok`;
+    const reply = await jsonReply(fetch(`${service.address}/Api/Video/Post?CreateUser=a%C3`, { method: 'POST', headers: FORM, body }));
+    expect106(reply, 'CreateUser');
+    expect(await service.videoCount()).toBe(before);
+  });
+
+  it('refuses it in the query of GET /Api/Video/Get and of the list calls', async () => {
+    expect106(await jsonReply(fetch(`${service.address}/Api/Video/Get?${signedQuery('Id=%ED%A0%80')}`)), 'Id');
+    expect106(await jsonReply(fetch(`${service.address}/Api/Video/GetUserVideoList?${signedQuery('createUser=%FF')}`)), 'createUser');
+    expect106(await jsonReply(fetch(`${service.address}/Api/Video/GetUserVideoListByAId?${signedQuery('aId=app-a&createUser=%C0%AF')}`)), 'createUser');
+  });
+});
+
+describe('the upload page', () => {
+  it('shows the 106 error page naming the parameter, and still tells the host through its channel', async () => {
+    const videoId = await registerVideo(service);
+    const page = await getPage(service, `${pageQuery(service, videoId)}&lang=%FF%FE`);
+    expect(page.status).toBe(400);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(errorLine(page.html)).toBe('ErrorCode : 106, ErrorMessage : Invalid Parameter: lang is not valid UTF-8');
+    const data = jsonBlock<ErrorPageData>(page.html, 'upload-error')!;
+    expect(data.targetOrigin).toBe(HOST_ORIGIN);
+    expect(data.messages.at(-1)).toEqual({
+      protocol: 'open-upload/1',
+      channel: CHANNEL,
+      type: 'failure',
+      info: { videoId, reason: 'validation', code: '106', message: 'Invalid Parameter: lang is not valid UTF-8' },
+    } satisfies PageMessage);
+    // The video is untouched: a page with a clean query still opens.
+    expect((await openUploader(service, videoId)).videoId).toBe(videoId);
+  });
+});
