@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageMessage } from '../src/shared/messages';
 import type { ErrorPageData } from '../src/server/widget/pages';
 import { startTestService, type TestService } from './support/service';
-import { CHANNEL, errorLine, getPage, HOST_ORIGIN, jsonBlock, openUploader, pageQuery, registerVideo } from './uploadHelpers';
+import { TICKET_HEADER } from '../src/shared/uploadPage';
+import { CHANNEL, errorLine, getPage, HOST_ORIGIN, jsonBlock, openUploader, pageQuery, registerVideo, tusCreate } from './uploadHelpers';
 
 /**
  * Bytes that are not UTF-8 once percent-decoded (or base64-decoded, or read from the XML body)
@@ -88,5 +89,24 @@ describe('the upload page', () => {
     } satisfies PageMessage);
     // The video is untouched: a page with a clean query still opens.
     expect((await openUploader(service, videoId)).videoId).toBe(videoId);
+  });
+});
+
+describe('the tus endpoint', () => {
+  it('refuses an Upload-Metadata value that is not UTF-8 once base64-decoded with 106 naming its key, and creates nothing', async () => {
+    const videoId = await registerVideo(service);
+    const boot = await openUploader(service, videoId);
+    const headers = {
+      'Tus-Resumable': '1.0.0',
+      'Upload-Length': '10',
+      [TICKET_HEADER]: boot.ticket,
+      // "clip.mp4" and video/mp4, then a file name of the bytes FF FE.
+      'Upload-Metadata': `filetype ${Buffer.from('video/mp4').toString('base64')},filename ${Buffer.from([0xff, 0xfe]).toString('base64')}`,
+    };
+    const reply = await jsonReply(fetch(boot.tusEndpoint, { method: 'POST', headers }));
+    expect106(reply, 'Upload-Metadata filename');
+    expect((await openUploader(service, videoId)).resume).toBeNull();
+    // Real UTF-8 still creates the upload.
+    expect((await tusCreate(boot.tusEndpoint, boot.ticket, 10, { filename: '视频\uFFFD.mp4', filetype: 'video/mp4' })).status).toBe(201);
   });
 });
