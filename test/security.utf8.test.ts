@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageMessage } from '../src/shared/messages';
 import type { ErrorPageData } from '../src/server/widget/pages';
 import { startTestService, type TestService } from './support/service';
+import { ENV_11, ENV_12, SOAP_11_HEADERS, SOAP_12_HEADERS, SOAP_PATH, elementText, envelope, postElement } from './support/soap';
 import { TICKET_HEADER } from '../src/shared/uploadPage';
 import { CHANNEL, errorLine, getPage, HOST_ORIGIN, jsonBlock, openUploader, pageQuery, registerVideo, tusCreate } from './uploadHelpers';
 
@@ -108,5 +109,52 @@ describe('the tus endpoint', () => {
     expect((await openUploader(service, videoId)).resume).toBeNull();
     // Real UTF-8 still creates the upload.
     expect((await tusCreate(boot.tusEndpoint, boot.ticket, 10, { filename: '视频\uFFFD.mp4', filetype: 'video/mp4' })).status).toBe(201);
+  });
+});
+
+describe('the SOAP Post operation', () => {
+  /** A Post envelope whose `field` holds `bad` (raw bytes) between "a" and "b". */
+  function postWithBytes(ns: string, field: string, bad: number[]): Buffer {
+    const xml = envelope(ns, postElement(service.auth(), { VideoTitle: 't', Tags: 't', SourceFileGetType: '1', [field]: 'a\u0000b' }));
+    const [before, after] = xml.split('\u0000') as [string, string];
+    return Buffer.concat([Buffer.from(before), Buffer.from(bad), Buffer.from(after)]);
+  }
+
+  async function soap(body: Buffer, headers: Record<string, string>) {
+    const res = await fetch(`${service.address}${SOAP_PATH}`, { method: 'POST', headers, body: new Uint8Array(body) });
+    return { status: res.status, text: await res.text() };
+  }
+
+  it.each([
+    ['1.1', ENV_11, SOAP_11_HEADERS, 'VideoTitle', [0xff, 0xfe]],
+    ['1.2', ENV_12, SOAP_12_HEADERS, 'Tags', [0xe8, 0xa7]],
+  ] as const)('SOAP %s: bytes that are not UTF-8 in a parameter are a PostResult 106 naming it, and store nothing', async (_version, ns, headers, field, bad) => {
+    const before = await service.videoCount();
+    const reply = await soap(postWithBytes(ns, field, [...bad]), headers);
+    expect(reply.status).toBe(200);
+    expect(elementText(reply.text, 'ResultCode')).toBe('106');
+    expect(elementText(reply.text, 'ResultMessage')).toBe(`Invalid Parameter: ${field} is not valid UTF-8`);
+    expect(reply.text).not.toContain('<VideoId>');
+    expect(await service.videoCount()).toBe(before);
+  });
+
+  it('answers 106 only for bytes in a parameter\'s text; elsewhere (markup, a comment, an attribute) a Fault', async () => {
+    const inParameter = await soap(postWithBytes(ENV_12, 'Description', [0xc0, 0xaf]), SOAP_12_HEADERS);
+    expect(elementText(inParameter.text, 'ResultMessage')).toBe('Invalid Parameter: Description is not valid UTF-8');
+    const good = envelope(ENV_12, postElement(service.auth(), { VideoTitle: 't', SourceFileGetType: '1' }));
+    /** `good` with `inserted` (text, then the byte FF, then text) in place of the first `replaced`. */
+    const withByte = (replaced: string, before: string, after: string) => {
+      const at = good.indexOf(replaced);
+      return Buffer.concat([Buffer.from(good.slice(0, at) + before), Buffer.from([0xff]), Buffer.from(after + good.slice(at + replaced.length))]);
+    };
+    for (const body of [
+      withByte('<VideoTitle>t</VideoTitle>', '<Video', 'Title>t</Video\uFFFDTitle>'),
+      withByte('<soap:Body>', '<soap:Body><!--', '-->'),
+      withByte('<soap:Body>', '<soap:Body x="', '">'),
+    ]) {
+      const reply = await soap(body, SOAP_12_HEADERS);
+      expect(reply.status).toBe(500);
+      expect(elementText(reply.text, 'Text')).toBe('The message must be encoded as UTF-8');
+    }
   });
 });
