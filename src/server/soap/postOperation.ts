@@ -47,7 +47,7 @@ function textOf(element: XmlElement): string | undefined {
  * so one registration (api/postVideo.ts) applies every rule. Only the XML's shape is checked
  * here; what the values mean (required, cut to length, 1 or 2) is the registration's business.
  */
-export function postParams(operation: XmlElement): ReadonlyMap<string, string> {
+function postParams(operation: XmlElement): ReadonlyMap<string, string> {
   if (operation.uri !== SERVICE_NS || operation.local !== 'Post') throw new SoapFault('UNKNOWN_OPERATION', qualifiedName(operation));
   const params = new Map<string, string>();
   const post = childrenByName(operation, [...CREDENTIAL_FIELDS, 'VideoInfo']);
