@@ -75,6 +75,12 @@ describe('malformed SOAP gets a Fault of its version, HTTP 500', () => {
       code: 'MustUnderstand',
       reason: /\{urn:sec\}Security/,
     },
+    { name: 'text directly inside the Body (1.1)', version: '1.1', headers: SOAP_11_HEADERS, body: () => envelope(ENV_11, `AppId=app-a${goodPost()}`), code: 'Client', reason: /the Body holds text outside its elements/ },
+    { name: 'text directly inside the Body (1.2)', version: '1.2', headers: SOAP_12_HEADERS, body: () => envelope(ENV_12, `${goodPost()}x`), code: 'Sender', reason: /the Body holds text outside its elements/ },
+    { name: 'text directly inside the Envelope (1.1)', version: '1.1', headers: SOAP_11_HEADERS, body: () => `<soap:Envelope xmlns:soap="${ENV_11}">hello<soap:Body>${goodPost()}</soap:Body></soap:Envelope>`, code: 'Client', reason: /the Envelope holds text outside its elements/ },
+    { name: 'text directly inside the Envelope (1.2)', version: '1.2', headers: SOAP_12_HEADERS, body: () => `<soap:Envelope xmlns:soap="${ENV_12}"><soap:Body>${goodPost()}</soap:Body><![CDATA[x]]></soap:Envelope>`, code: 'Sender', reason: /the Envelope holds text outside its elements/ },
+    { name: 'text directly inside the Header (1.2)', version: '1.2', headers: SOAP_12_HEADERS, body: () => `<soap:Envelope xmlns:soap="${ENV_12}"><soap:Header>x</soap:Header><soap:Body>${goodPost()}</soap:Body></soap:Envelope>`, code: 'Sender', reason: /the Header holds text outside its elements/ },
+    { name: 'a no-break space (not XML white space) inside the Body', version: '1.1', headers: SOAP_11_HEADERS, body: () => envelope(ENV_11, `\u00A0${goodPost()}`), code: 'Client', reason: /the Body holds text outside its elements/ },
     { name: 'nesting beyond the depth limit', version: '1.1', headers: SOAP_11_HEADERS, body: () => envelope(ENV_11, '<a>'.repeat(40) + '</a>'.repeat(40)), code: 'Client', reason: /too deeply/ },
     { name: 'a body over 64 KiB', version: '1.1', headers: SOAP_11_HEADERS, body: () => envelope(ENV_11, `<!--${'x'.repeat(70_000)}-->${goodPost()}`), code: 'Client', reason: /too large: over 65536 bytes/ },
   ];
@@ -96,6 +102,16 @@ describe('malformed SOAP gets a Fault of its version, HTTP 500', () => {
     const reply = await soapPost(service, `\uFEFF${envelope(ENV_11, post)}`, { ...SOAP_11_HEADERS, SOAPAction: 'http://tempuri.org/Post' });
     expect(reply.status).toBe(200);
     expect(elementText(reply.text, 'ResultCode')).toBe('1');
+  });
+
+  it('tells white space between the elements of the Envelope, Header and Body (with comments and PIs: accepted) from other text (refused)', async () => {
+    const body = (gap: string) => `<soap:Envelope xmlns:soap="${ENV_11}">\r\n\t<!-- c --><soap:Header> </soap:Header>\n<soap:Body>${gap}<?pi x?>${goodPost()}\n</soap:Body>\n</soap:Envelope>`;
+    const reply = await soapPost(service, body('\n  '), SOAP_11_HEADERS);
+    expect(reply.status).toBe(200);
+    expect(elementText(reply.text, 'ResultCode')).toBe('1');
+    const before = await service.videoCount();
+    expectFault(await soapPost(service, body('\n x '), SOAP_11_HEADERS), '1.1', 'Client', /the Body holds text outside its elements/);
+    expect(await service.videoCount()).toBe(before);
   });
 
   it('ignores header blocks that need not be understood, and mustUnderstand ones for other roles', async () => {

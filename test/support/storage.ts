@@ -157,6 +157,11 @@ export async function writeUploadBytes(service: StoringService, uploadId: string
   await uploadStore(service).write(Readable.from([bytes]), uploadId, offset);
 }
 
+/** Removes tus upload `uploadId` from the store (bytes and metadata), as a lost file would leave its row. */
+export async function removeStoredUpload(service: StoringService, uploadId: string): Promise<void> {
+  await uploadStore(service).remove(uploadId);
+}
+
 /** Runs `use` with the files of a service on `dataDir` that is not running, opened as it would open them. */
 export async function withFilesOf<T>(dataDir: string, use: (service: StoringService) => Promise<T>): Promise<T> {
   const config = readConfig({ DATA_DIR: dataDir, ...(await storageEnvFor(dataDir)) });

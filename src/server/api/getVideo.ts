@@ -1,7 +1,7 @@
 import { authenticateParams } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
-import { Params } from '../http/params';
+import { Params, queryParams } from '../http/params';
 import { sendOk } from '../http/reply';
 import type { RequestContext } from '../http/router';
 import { mediaServer, playFileList } from './mediaUrls';
@@ -10,7 +10,7 @@ import { videoDetail } from './videoRecord';
 /** GET /Api/Video/Get. Another app's video is reported as unknown, so ids cannot be probed across apps. */
 export function getVideoHandler(service: ServiceContext) {
   return async ({ res, url }: RequestContext): Promise<void> => {
-    const params = new Params(url.searchParams);
+    const params = new Params(queryParams(url));
     const app = authenticateParams(service, params);
     const id = params.require('Id');
     const video = await service.stores.videos.get(id);

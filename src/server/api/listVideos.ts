@@ -1,7 +1,7 @@
 import { authenticateParams } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
-import { Params } from '../http/params';
+import { Params, queryParams } from '../http/params';
 import { sendOk } from '../http/reply';
 import type { RequestContext } from '../http/router';
 import { readPaging } from './paging';
@@ -15,7 +15,7 @@ import { videoRecord } from './videoRecord';
  */
 export function listVideosHandler(service: ServiceContext, byAId: boolean) {
   return async ({ res, url }: RequestContext): Promise<void> => {
-    const params = new Params(url.searchParams);
+    const params = new Params(queryParams(url));
     const app = authenticateParams(service, params);
     // Stored names were cut to 50 code points, so the query is cut the same way to find them.
     const createUser = cutToCodePoints(params.require('createUser'), POST_LIMITS.CreateUser);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { authenticateParams, type ParamSource } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
-import { Params, readFormBody } from '../http/params';
+import { Params, queryParams, readFormBody } from '../http/params';
 import { sendOk } from '../http/reply';
 import type { RequestContext } from '../http/router';
 import type { Stores } from '../storage/stores';
@@ -41,7 +41,7 @@ export async function registerVideo(service: ServiceContext, onRegistered: OnReg
 /** POST /Api/Video/Post: AppId, Timestamp and Token may travel in the query string or the form body. */
 export function postVideoHandler(service: ServiceContext, onRegistered: OnRegistered = async () => {}) {
   return async ({ req, res, url }: RequestContext): Promise<void> => {
-    const params = new Params(url.searchParams, await readFormBody(req));
+    const params = new Params(queryParams(url), await readFormBody(req));
     sendOk(res, { VideoId: await registerVideo(service, onRegistered, params) });
   };
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { isApiError, type ErrorName } from '../errors';
-import { MAX_FORM_BYTES, Params, readFormBody } from './params';
+import { decodeForm, MAX_FORM_BYTES, Params, queryParams, readFormBody } from './params';
 
 async function kindOf(promiseOrFn: Promise<unknown> | (() => unknown)): Promise<ErrorName | 'none'> {
   try {
@@ -71,8 +71,12 @@ describe('readFormBody', () => {
     expect(await kindOf(readFormBody(request(['a=1'], {})))).toBe('INVALID_PARAMETER');
   });
 
-  it('refuses bytes that are not UTF-8 as 106', async () => {
-    expect(await kindOf(readFormBody(request([Buffer.from([0x61, 0x3d, 0xff, 0xfe])], FORM)))).toBe('INVALID_PARAMETER');
+  it('refuses bytes that are not UTF-8 as 106, naming the parameter', async () => {
+    await expect(readFormBody(request([Buffer.from([0x61, 0x3d, 0xff, 0xfe])], FORM))).rejects.toThrow('Invalid Parameter: a is not valid UTF-8');
+  });
+
+  it('refuses a percent-encoded value that is not UTF-8 as 106, naming the parameter', async () => {
+    await expect(readFormBody(request(['VideoTitle=%FF%FE&Tags=a'], FORM))).rejects.toThrow('Invalid Parameter: VideoTitle is not valid UTF-8');
   });
 
   it('refuses a body over the limit as 109, by its declared length or by what arrives', async () => {
@@ -97,5 +101,60 @@ describe('readFormBody', () => {
   it('accepts a body of exactly the limit', async () => {
     const body = 'a=' + 'x'.repeat(MAX_FORM_BYTES - 2);
     expect((await readFormBody(request([body], FORM))).get('a')).toHaveLength(MAX_FORM_BYTES - 2);
+  });
+});
+
+/** The form text as bytes, as a body or a query string arrives. */
+const form = (text: string) => decodeForm(Buffer.from(text, 'utf8'));
+const pairs = (params: URLSearchParams) => [...params];
+const failure = (text: string) => {
+  try {
+    form(text);
+    return 'none';
+  } catch (error) {
+    return isApiError(error) ? `${error.kind}: ${error.detail}` : String(error);
+  }
+};
+
+describe('decodeForm', () => {
+  it.each([
+    'a=1&b=2',
+    'a=%E8%A7%86%E9%A2%91+1',
+    'a=%e8%a7%86',
+    '&&a=1&&',
+    'a&b=&=c',
+    'a=1=2',
+    'a=%zz%4&b=%',
+    'a=%EF%BB%BFx',
+    'a=%EF%BF%BD',
+    '%61%3D=%26',
+    'x=视频😀',
+    '',
+  ])('reads %j exactly as URLSearchParams does when it is UTF-8', (text) => {
+    expect(pairs(form(text))).toEqual(pairs(new URLSearchParams(text)));
+  });
+
+  it.each([
+    ['VideoTitle=%FF%FE', 'INVALID_PARAMETER: VideoTitle is not valid UTF-8'],
+    ['ok=1&Tags=a%C3', 'INVALID_PARAMETER: Tags is not valid UTF-8'],
+    ['a=%C0%AF', 'INVALID_PARAMETER: a is not valid UTF-8'],
+    ['a=%ED%A0%80', 'INVALID_PARAMETER: a is not valid UTF-8'],
+    ['a=%F4%90%80%80', 'INVALID_PARAMETER: a is not valid UTF-8'],
+    ['a=%E8%A7', 'INVALID_PARAMETER: a is not valid UTF-8'],
+    ['%FF=1', 'INVALID_PARAMETER: a parameter name is not valid UTF-8'],
+  ])('refuses %j, where URLSearchParams would store U+FFFD', (text, expected) => {
+    expect(new URLSearchParams(text).toString()).toMatch(/%EF%BF%BD/);
+    expect(failure(text)).toBe(expected);
+  });
+
+  it('refuses raw bytes that are not UTF-8, naming the parameter', () => {
+    expect(() => decodeForm(Buffer.from([0x41, 0x3d, 0x31, 0x26, 0x42, 0x3d, 0xe8, 0xa7]))).toThrow('B is not valid UTF-8');
+  });
+});
+
+describe('queryParams', () => {
+  it('decodes the query of a URL, + as space, and refuses one that is not UTF-8 by name', () => {
+    expect(queryParams(new URL('http://x.invalid/a?VideoTitle=%E8%A7%86+1&x')).get('VideoTitle')).toBe('视 1');
+    expect(() => queryParams(new URL('http://x.invalid/a?Id=%FF%FE'))).toThrow('Id is not valid UTF-8');
   });
 });

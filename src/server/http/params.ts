@@ -63,10 +63,74 @@ export async function readFormBody(req: IncomingMessage): Promise<URLSearchParam
   if (type !== 'application/x-www-form-urlencoded') {
     throw new ApiError('INVALID_PARAMETER', 'the body must be application/x-www-form-urlencoded');
   }
-  const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-  try {
-    return new URLSearchParams(text.decode(body));
-  } catch {
-    throw new ApiError('INVALID_PARAMETER', 'the body is not valid UTF-8');
+  return decodeForm(body);
+}
+
+/** The query string's parameters, decoded as strictly as a form body ({@link decodeForm}). */
+export function queryParams(url: URL): URLSearchParams {
+  return decodeForm(Buffer.from(url.search.slice(1), 'utf8'));
+}
+
+const AMPERSAND = 0x26;
+const EQUALS = 0x3d;
+const PLUS = 0x2b;
+const PERCENT = 0x25;
+const SPACE = 0x20;
+
+// Keeps a leading U+FEFF as URLSearchParams does: it is part of the value, not a byte order mark.
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function hexValue(byte: number | undefined): number {
+  if (byte === undefined) return -1;
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  const lower = byte | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+}
+
+/** One name or value: `+` is a space, `%XX` a byte (a `%` not followed by two hex digits stays as it is), then strict UTF-8. */
+function decodeComponent(bytes: Uint8Array): string | undefined {
+  const out = new Uint8Array(bytes.length);
+  let length = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    const high = byte === PERCENT ? hexValue(bytes[i + 1]) : -1;
+    const low = high >= 0 ? hexValue(bytes[i + 2]) : -1;
+    if (low >= 0) {
+      out[length++] = high * 16 + low;
+      i += 2;
+    } else {
+      out[length++] = byte === PLUS ? SPACE : byte;
+    }
   }
+  try {
+    return STRICT_UTF8.decode(out.subarray(0, length));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Parses `application/x-www-form-urlencoded` bytes (a form body, or a query string) as
+ * URLSearchParams does, except that a name or value whose bytes, percent-decoded, are not UTF-8
+ * is refused with 106 naming it: URLSearchParams would store U+FFFD in place of the bytes, and
+ * the caller would never learn that its text was lost. The bytes are split at `&` and `=` before
+ * decoding, which is safe as no byte of a multi-byte UTF-8 sequence is ASCII.
+ */
+export function decodeForm(bytes: Uint8Array): URLSearchParams {
+  const form = new URLSearchParams();
+  let start = 0;
+  while (start <= bytes.length) {
+    let end = bytes.indexOf(AMPERSAND, start);
+    if (end < 0) end = bytes.length;
+    const pair = bytes.subarray(start, end);
+    start = end + 1;
+    if (pair.length === 0) continue;
+    const equals = pair.indexOf(EQUALS);
+    const name = decodeComponent(equals < 0 ? pair : pair.subarray(0, equals));
+    if (name === undefined) throw new ApiError('INVALID_PARAMETER', 'a parameter name is not valid UTF-8');
+    const value = decodeComponent(equals < 0 ? new Uint8Array() : pair.subarray(equals + 1));
+    if (value === undefined) throw new ApiError('INVALID_PARAMETER', `${name} is not valid UTF-8`);
+    form.append(name, value);
+  }
+  return form;
 }

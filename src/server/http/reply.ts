@@ -10,11 +10,14 @@ export const BASE_HEADERS = {
   'Cache-Control': 'no-store',
 } as const;
 
+/** The Content-Type of every JSON reply. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 export function sendJson(res: ServerResponse, status: number, body: object): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     ...BASE_HEADERS,
-    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Type': JSON_CONTENT_TYPE,
     'Content-Length': Buffer.byteLength(text),
   });
   res.end(text);

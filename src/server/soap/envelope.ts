@@ -11,11 +11,16 @@ const OUR_ROLES = new Set([
   'http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver',
 ]);
 
+/** XML's white space (S): what may stand between the elements of an Envelope, a Header and a Body. */
+const WHITE_SPACE = /^[ \t\r\n]*$/;
+
 /**
  * Checks the envelope against the version the Content-Type announced and returns the one
  * element in its Body (document/literal wrapped: the operation's wrapper element).
  * The service understands no header blocks, so one marked mustUnderstand for it is a fault
- * (SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3); other header blocks are ignored.
+ * (SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3); other header blocks are ignored. Text directly
+ * inside the Envelope, Header or Body is refused: SOAP allows only elements there, and a client
+ * that put a value there would otherwise see it dropped without a word.
  */
 export function openEnvelope(root: XmlElement, version: SoapVersion): XmlElement {
   const ns = ENVELOPE_NS[version];
@@ -26,6 +31,9 @@ export function openEnvelope(root: XmlElement, version: SoapVersion): XmlElement
   const body = parts[header ? 1 : 0];
   if (!body || body.uri !== ns || body.local !== 'Body' || parts.length !== (header ? 2 : 1)) {
     throw new SoapFault('NOT_ENVELOPE', 'an Envelope holds an optional Header and then one Body');
+  }
+  for (const part of header ? [root, header, body] : [root, body]) {
+    if (!WHITE_SPACE.test(part.text)) throw new SoapFault('NOT_ENVELOPE', `the ${part.local} holds text outside its elements`);
   }
   for (const block of header?.children ?? []) {
     if (mustUnderstand(block, version)) throw new SoapFault('MUST_UNDERSTAND', qualifiedName(block));

@@ -1,8 +1,10 @@
-import type { ParamSource } from '../auth/authenticate';
 import type { AuthMsg } from '../../shared/apiReplies';
-import { SoapFault } from './faults';
+import { ApiError } from '../errors';
+import { openEnvelope } from './envelope';
+import { isSoapFault, SoapFault } from './faults';
+import type { SoapVersion } from './versions';
 import { SERVICE_NS } from './wsdl';
-import { attributeKey, escapeXml, qualifiedName, type XmlElement } from './xml';
+import { attributeKey, escapeXml, parseXml, qualifiedName, type XmlElement } from './xml';
 
 const CREDENTIAL_FIELDS = ['AppId', 'Timestamp', 'Token'] as const;
 const VIDEO_INFO_FIELDS = ['VideoTitle', 'Description', 'Tags', 'Actors', 'CreateUser', 'SourceFileGetType', 'SourceFilePath'] as const;
@@ -45,7 +47,7 @@ function textOf(element: XmlElement): string | undefined {
  * so one registration (api/postVideo.ts) applies every rule. Only the XML's shape is checked
  * here; what the values mean (required, cut to length, 1 or 2) is the registration's business.
  */
-export function postParams(operation: XmlElement): ParamSource {
+function postParams(operation: XmlElement): ReadonlyMap<string, string> {
   if (operation.uri !== SERVICE_NS || operation.local !== 'Post') throw new SoapFault('UNKNOWN_OPERATION', qualifiedName(operation));
   const params = new Map<string, string>();
   const post = childrenByName(operation, [...CREDENTIAL_FIELDS, 'VideoInfo']);
@@ -64,6 +66,33 @@ export function postParams(operation: XmlElement): ParamSource {
     }
   }
   return params;
+}
+
+/** Both are XML characters, and the second may not stand in a name: bad bytes in markup leave no readable call. */
+const SUBSTITUTES = ['\uFFFD', '\uE000'] as const;
+
+/**
+ * The parameters of the `Post` call in a SOAP message. Bytes that are not UTF-8 make it a Fault,
+ * unless they are only in the text of parameters: the call is readable then, and is refused like
+ * the web API's form, with 106 naming the parameter. Read twice with different substitutes for
+ * the bad bytes, those parameters are the ones whose values differ.
+ */
+export function readPost(bytes: Buffer, version: SoapVersion): ReadonlyMap<string, string> {
+  try {
+    return postParams(openEnvelope(parseXml(bytes), version));
+  } catch (error) {
+    if (!isSoapFault(error) || error.kind !== 'NOT_UTF8') throw error;
+    const [one, other] = SUBSTITUTES.map((substitute) => {
+      try {
+        return postParams(openEnvelope(parseXml(bytes, substitute), version));
+      } catch {
+        return undefined;
+      }
+    });
+    const name = one && other ? [...one.keys()].find((key) => one.get(key) !== other.get(key)) : undefined;
+    if (name === undefined) throw error;
+    throw new ApiError('INVALID_PARAMETER', `${name} is not valid UTF-8`);
+  }
 }
 
 /** The `PostResponse` body element; `VideoId` is left out when there is none, as the web API does. */

@@ -1,16 +1,14 @@
 import { registerVideo, type OnRegistered } from '../api/postVideo';
-import type { ParamSource } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
 import { isApiError } from '../errors';
 import { MAX_FORM_BYTES, readBody } from '../http/params';
 import { BASE_HEADERS, errorBody, OK_AUTH_MSG } from '../http/reply';
 import type { RequestContext, Route } from '../http/router';
-import { envelopeXml, faultXml, openEnvelope, sendSoap } from './envelope';
+import { envelopeXml, faultXml, sendSoap } from './envelope';
 import { isSoapFault, SoapFault } from './faults';
-import { postParams, postResponseXml } from './postOperation';
+import { postResponseXml, readPost } from './postOperation';
 import { readRequestHead, REPLY_CONTENT_TYPE, requestVersion, type SoapVersion } from './versions';
 import { POST_ACTION, SOAP_PATH, wsdlXml } from './wsdl';
-import { parseXml } from './xml';
 
 /** The SOAP web service: its description on GET, the `Post` operation on POST. */
 export function soapRoutes(service: ServiceContext, onRegistered: OnRegistered = async () => {}): Route[] {
@@ -44,8 +42,8 @@ function soapPostHandler(service: ServiceContext, onRegistered: OnRegistered) {
     try {
       const head = readRequestHead(req.headers);
       if (head.action !== undefined && head.action !== POST_ACTION) throw new SoapFault('UNKNOWN_ACTION', `"${head.action}"`);
-      const operation = openEnvelope(parseXml(await readSoapBody(req)), version);
-      sendSoap(res, version, 200, envelopeXml(version, await postResult(service, onRegistered, postParams(operation))));
+      const bytes = await readSoapBody(req);
+      sendSoap(res, version, 200, envelopeXml(version, await postResult(() => registerVideo(service, onRegistered, readPost(bytes, version)))));
     } catch (error) {
       // Drain what the client is still sending so it reads the fault instead of a reset.
       req.resume();
@@ -65,10 +63,13 @@ async function readSoapBody(req: RequestContext['req']): Promise<Buffer> {
   }
 }
 
-/** Application failures are a normal PostResult carrying the ResultCode, exactly as the web API's AuthMsg. */
-async function postResult(service: ServiceContext, onRegistered: OnRegistered, params: ParamSource): Promise<string> {
+/**
+ * Application failures (ApiErrors) are a normal PostResult carrying the ResultCode, exactly as the
+ * web API's AuthMsg; a message that cannot be read as a call (a SoapFault) stays a Fault.
+ */
+async function postResult(register: () => Promise<string>): Promise<string> {
   try {
-    return postResponseXml(OK_AUTH_MSG, await registerVideo(service, onRegistered, params));
+    return postResponseXml(OK_AUTH_MSG, await register());
   } catch (error) {
     if (!isApiError(error)) throw error;
     return postResponseXml(errorBody(error).AuthMsg);

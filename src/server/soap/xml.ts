@@ -1,5 +1,6 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { isSoapFault, SoapFault } from './faults';
+import { decodeUtf8Replacing } from './utf8';
 
 /** Nesting deeper than this is refused: a SOAP `Post` needs five levels, and deep trees only cost. */
 export const MAX_XML_DEPTH = 32;
@@ -32,13 +33,19 @@ export function qualifiedName(element: Pick<XmlElement, 'uri' | 'local'>): strin
  * entity expansion), references to undeclared entities, declared encodings other than UTF-8,
  * and nesting beyond {@link MAX_XML_DEPTH}. saxes is a strict XML 1.0 parser that never loads
  * anything; with the DOCTYPE refused outright, not even its text is kept.
+ *
+ * Bytes that are not UTF-8 are refused, unless `substitute` is given: then each ill-formed part
+ * reads as that text (see {@link decodeUtf8Replacing}), so the caller can find where they were.
  */
-export function parseXml(bytes: Buffer): XmlElement {
+export function parseXml(bytes: Buffer, substitute?: string): XmlElement {
   let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new SoapFault('NOT_UTF8');
+  if (substitute !== undefined) text = decodeUtf8Replacing(bytes, substitute);
+  else {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      throw new SoapFault('NOT_UTF8');
+    }
   }
   const parser = new SaxesParser({ xmlns: true, position: true });
   const stack: XmlElement[] = [];

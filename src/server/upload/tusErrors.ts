@@ -1,3 +1,4 @@
+import { ERRORS as TUS_ERRORS } from '@tus/server';
 import type { Logger } from '../log';
 import { ApiError, ERRORS, isApiError, type ErrorName } from '../errors';
 import { errorBody } from '../http/reply';
@@ -13,8 +14,14 @@ function isTusError(value: unknown): value is TusErrorReply {
   return typeof value === 'object' && value !== null && typeof (value as TusErrorReply).status_code === 'number';
 }
 
-/** tus's own failures keep their HTTP status (tus clients retry on 409 and 423), with a code from our table. */
-function kindOfTusStatus(status: number): ErrorName {
+/**
+ * tus's own refusals keep their HTTP status (tus clients act on 409, 412 and 423), with the code
+ * of our table that says the same thing: a header tus requires and did not get is 101, like a
+ * missing API parameter; a finished upload that cannot be removed is 107.
+ */
+function kindOfTusRefusal(status: number, body: string): ErrorName {
+  if (status === 412 || body === TUS_ERRORS.MISSING_OFFSET.body || body === TUS_ERRORS.INVALID_CONTENT_TYPE.body) return 'MISSING_PARAMETER';
+  if (body === TUS_ERRORS.INVALID_TERMINATION.body) return 'WRONG_STATE';
   if (status === 413) return 'FILE_TOO_LARGE';
   if (status === 404 || status === 410) return 'NOT_FOUND';
   if (status >= 500) return 'INTERNAL';
@@ -48,7 +55,7 @@ export function tusErrorReply(error: unknown, log: Logger): TusErrorReply {
     status = apiError.httpStatus;
   } else if (isTusError(error)) {
     status = error.status_code;
-    const kind = kindOfTusStatus(status);
+    const kind = kindOfTusRefusal(status, String(error.body ?? ''));
     apiError = new ApiError(kind, kind === 'INTERNAL' ? undefined : String(error.body ?? '').trim() || undefined);
   } else {
     status = ERRORS.INTERNAL.http;

@@ -1,7 +1,7 @@
 import type { UploadPageBoot } from '../../shared/uploadPage';
 import type { ServiceContext } from '../context';
 import { ApiError, isApiError } from '../errors';
-import { Params } from '../http/params';
+import { Params, queryParams } from '../http/params';
 import type { Handler } from '../http/router';
 import { VideoStatus } from '../storage/videos';
 import type { UploadService } from '../upload/uploadService';
@@ -26,8 +26,12 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
     }
   };
   return async ({ req, res, url }) => {
-    const params = new Params(url.searchParams);
+    // Read leniently first so that a query refused as not UTF-8 still gets an error page that
+    // reaches the host and speaks its language: the values used for that (channel, origin, lang,
+    // theme) are checked against fixed patterns or the app's list, never shown or stored.
+    let params = new Params(url.searchParams);
     try {
+      params = new Params(queryParams(url));
       const request = await validatePageRequest(service, params, req.headers['accept-language']);
       const videoId = request.video.id;
       const resume = await uploads.pendingUpload(videoId);

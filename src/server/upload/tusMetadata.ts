@@ -1,0 +1,25 @@
+import { ApiError } from '../errors';
+
+/** A pair as tus accepts it: an ASCII key without spaces or commas, then standard base64. */
+const KEY = /^[\x21-\x2b\x2d-\x7e]+$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+// A leading U+FEFF is part of the value, as for the API's forms.
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Refuses an `Upload-Metadata` value that is not UTF-8 once base64-decoded with 106 naming its
+ * key: @tus/server decodes values leniently, so the file name would be stored with U+FFFD in
+ * place of the bytes. A header of another shape is left to tus, which refuses it as malformed.
+ */
+export function checkMetadataText(header: string | undefined): void {
+  for (const pair of header?.split(',') ?? []) {
+    const [key = '', value, ...rest] = pair.split(' ');
+    if (value === undefined || rest.length > 0 || !KEY.test(key) || !BASE64.test(value)) continue;
+    try {
+      STRICT_UTF8.decode(Buffer.from(value, 'base64'));
+    } catch {
+      throw new ApiError('INVALID_PARAMETER', `Upload-Metadata ${key} is not valid UTF-8`);
+    }
+  }
+}
