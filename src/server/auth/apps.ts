@@ -13,6 +13,28 @@ export interface AppRecord {
   allowedOrigins?: string[];
   /** Other apps (by appId) whose videos this app may list through `aId`. Default: none. */
   readableApps?: string[];
+  /**
+   * Which widget tokens open this app's upload pages: `'any'` (the spec's md5 Token or the scoped
+   * token) or `'scoped'` (only the scoped token, which opens one video's page and never the API).
+   * @default 'any'
+   */
+  widgetToken?: WidgetTokenPolicy;
+  /** The secret before the last rotation: it still signs calls, pages and tickets until {@link previousSecretUntil}. */
+  previousSecret?: string;
+  /** Milliseconds since 1970 (an ISO time in `APPS_FILE`) after which `previousSecret` is refused. */
+  previousSecretUntil?: number;
+}
+
+export const WIDGET_TOKEN_POLICIES = ['any', 'scoped'] as const;
+export type WidgetTokenPolicy = (typeof WIDGET_TOKEN_POLICIES)[number];
+
+/**
+ * The secrets that sign this app's requests at `nowMs`: the current one, then the previous one
+ * until its time is up. Callbacks are always signed with the current one alone.
+ */
+export function acceptedSecrets(app: AppRecord, nowMs: number): string[] {
+  const previous = app.previousSecret !== undefined && app.previousSecretUntil !== undefined && nowMs < app.previousSecretUntil;
+  return previous ? [app.appSecret, app.previousSecret!] : [app.appSecret];
 }
 
 export interface AppRegistry {
@@ -29,7 +51,10 @@ function isStringArray(value: unknown): value is string[] {
 }
 
 
-const KNOWN_KEYS = ['appId', 'appSecret', 'callbackUrl', 'allowedOrigins', 'readableApps'];
+const KNOWN_KEYS = ['appId', 'appSecret', 'callbackUrl', 'allowedOrigins', 'readableApps', 'widgetToken', 'previousSecret', 'previousSecretUntil'];
+
+/** A time with its offset, so the end of a rotation cannot depend on the service's time zone. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Below this the secret is accepted (operators may have older ones) but start-up warns. */
 export const SHORT_SECRET_LENGTH = 16;
@@ -45,7 +70,7 @@ export function parseApps(json: unknown): AppRecord[] {
     const where = `APPS_FILE[${index}]`;
     if (typeof entry !== 'object' || entry === null) throw new AppsFileError(`${where} must be an object`);
     const raw = entry as Record<string, unknown>;
-    const { appId, appSecret, callbackUrl, allowedOrigins, readableApps } = raw;
+    const { appId, appSecret, callbackUrl, allowedOrigins, readableApps, widgetToken, previousSecret, previousSecretUntil } = raw;
     const unknown = Object.keys(raw).filter((key) => !KNOWN_KEYS.includes(key));
     if (unknown.length > 0) {
       throw new AppsFileError(`${where} has unknown key(s) ${unknown.map((key) => `"${key}"`).join(', ')}; known: ${KNOWN_KEYS.join(', ')}`);
@@ -71,10 +96,28 @@ export function parseApps(json: unknown): AppRecord[] {
     if (readableApps !== undefined && (!isStringArray(readableApps) || readableApps.some((id) => id.trim() === ''))) {
       throw new AppsFileError(`${where}.readableApps must be an array of appIds`);
     }
+    if (widgetToken !== undefined && !WIDGET_TOKEN_POLICIES.includes(widgetToken as WidgetTokenPolicy)) {
+      throw new AppsFileError(`${where}.widgetToken must be "any" or "scoped"`);
+    }
+    if (previousSecret !== undefined && (typeof previousSecret !== 'string' || previousSecret === '')) {
+      throw new AppsFileError(`${where}.previousSecret must be a non-empty string`);
+    }
+    const until = typeof previousSecretUntil === 'string' && ISO_TIME.test(previousSecretUntil) ? Date.parse(previousSecretUntil) : Number.NaN;
+    if (previousSecretUntil !== undefined && Number.isNaN(until)) {
+      throw new AppsFileError(`${where}.previousSecretUntil must be an ISO time with its offset, like 2026-01-31T12:00:00Z`);
+    }
+    if ((previousSecret === undefined) !== (previousSecretUntil === undefined)) {
+      throw new AppsFileError(`${where}: previousSecret and previousSecretUntil go together`);
+    }
     const app: AppRecord = { appId, appSecret };
     if (callbackUrl !== undefined) app.callbackUrl = callbackUrl as string;
     if (allowedOrigins !== undefined) app.allowedOrigins = allowedOrigins as string[];
     if (readableApps !== undefined) app.readableApps = readableApps as string[];
+    if (widgetToken !== undefined) app.widgetToken = widgetToken as WidgetTokenPolicy;
+    if (previousSecret !== undefined) {
+      app.previousSecret = previousSecret as string;
+      app.previousSecretUntil = until;
+    }
     return app;
   });
 }
