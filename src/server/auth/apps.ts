@@ -26,8 +26,8 @@ export interface AppRecord {
   previousSecretUntil?: number;
 }
 
-export const WIDGET_TOKEN_POLICIES = ['any', 'scoped'] as const;
-export type WidgetTokenPolicy = (typeof WIDGET_TOKEN_POLICIES)[number];
+const WIDGET_TOKEN_POLICIES = ['any', 'scoped'] as const;
+type WidgetTokenPolicy = (typeof WIDGET_TOKEN_POLICIES)[number];
 
 /**
  * The secrets that sign this app's requests at `nowMs`: the current one, then the previous one
