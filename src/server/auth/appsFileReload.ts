@@ -58,9 +58,11 @@ export function reloadAppsFile(options: AppsFileReloadOptions): AppsFileReload {
       text = readText(file);
       apps = parseAppsText(text, file);
     } catch (error) {
-      if (!(error instanceof AppsFileError)) throw error;
-      if (asked || refused !== error.message) log.error(`${error.message}; still serving the last good set`);
-      refused = error.message;
+      // Runs from a timer or a signal: nothing may escape, and nothing of the file may be logged
+      // (an unexpected error's message could quote it), so such an error is named by its type.
+      const message = error instanceof AppsFileError ? error.message : `APPS_FILE ${file} could not be re-read (${(error as Error)?.name ?? 'error'})`;
+      if (asked || refused !== message) log.error(`${message}; still serving the last good set`);
+      refused = message;
       return;
     }
     refused = undefined;
