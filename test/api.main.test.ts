@@ -99,7 +99,9 @@ describe('the service entry point', () => {
     writeFileSync(file, JSON.stringify([{ appId: 'shop', appSecret: 'never-print-this-secret', callbackURL: 'https://shop.example/cb' }]));
     const service = run({ PORT: '0', DATA_DIR: dir, APPS_FILE: file });
     expect(await service.exit).toBe(1);
-    expect(service.lines.join('\n')).toContain('APPS_FILE[0] has unknown key(s) \\"callbackURL\\"');
+    // One line: where (file:line:column, at the misspelt key) and what, quoting nothing of the file.
+    const at = JSON.stringify([{ appId: 'shop', appSecret: 'never-print-this-secret' }]).length - 1;
+    expect(service.lines.join('\n')).toContain(`APPS_FILE ${file}:1:${at + 1}: APPS_FILE[0] has a key that is not one of appId, appSecret`);
     expect(service.lines.join('\n')).not.toContain('never-print-this-secret');
   });
 

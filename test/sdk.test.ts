@@ -117,7 +117,8 @@ describe('verifyCallback', () => {
     expect(verifyCallback(real.body, { ...APP, headers: real.headers })).toEqual(expected);
     expect(verifyCallback(Buffer.from(real.body), { ...APP, headers: real.headers })).toEqual(expected);
     expect(verifyCallback(real.body, { ...APP, headers: new Headers({ 'X-Signature': String(real.headers['x-signature']) }) })).toEqual(expected);
-    expect(verifyCallback(new URLSearchParams(real.body), APP)).toEqual(expected);
+    expect(verifyCallback(new URLSearchParams(real.body), { ...APP, headers: real.headers })).toEqual(expected);
+    expect(verifyCallback(new URLSearchParams(real.body), { ...APP, allowUnsigned: true })).toEqual(expected);
     expect(verifyCallback(real.fields, { ...APP, headers: real.headers })).toEqual(expected);
   });
 
@@ -136,10 +137,11 @@ describe('verifyCallback', () => {
     const fields = new URLSearchParams(real.body);
     const without = new URLSearchParams(fields);
     without.delete('Token');
-    expect(refusal(() => verifyCallback(without, APP))).toMatchObject({ code: 'missing-field', field: 'Token' });
-    expect(refusal(() => verifyCallback(`${real.body}&VideoStatus=1`, APP))).toMatchObject({ code: 'duplicate-field', field: 'VideoStatus' });
-    expect(refusal(() => verifyCallback(real.body, OTHER))).toMatchObject({ code: 'wrong-app' });
-    expect(refusal(() => verifyCallback(real.body, { ...APP, appSecret: OTHER.appSecret }))).toMatchObject({ code: 'wrong-token', field: 'Token' });
+    const signed = { ...APP, headers: real.headers };
+    expect(refusal(() => verifyCallback(without, signed))).toMatchObject({ code: 'missing-field', field: 'Token' });
+    expect(refusal(() => verifyCallback(`${real.body}&VideoStatus=1`, signed))).toMatchObject({ code: 'duplicate-field', field: 'VideoStatus' });
+    expect(refusal(() => verifyCallback(real.body, { ...OTHER, headers: real.headers }))).toMatchObject({ code: 'wrong-app' });
+    expect(refusal(() => verifyCallback(real.body, { ...signed, appSecret: OTHER.appSecret }))).toMatchObject({ code: 'wrong-token', field: 'Token' });
 
     const forged = real.body.replace('VideoStatus=4', 'VideoStatus=1');
     expect(refusal(() => verifyCallback(forged, { ...APP, headers: real.headers }))).toMatchObject({ code: 'bad-signature', field: 'X-Signature' });
@@ -149,6 +151,26 @@ describe('verifyCallback', () => {
     expect(refusal(() => verifyCallback(old.body, { ...APP, headers: { 'x-signature': old.signature } }))).toMatchObject({ code: 'stale-timestamp' });
     const fresh = callbackRequest(APP, 'v-1', 1, Date.now() + 590_000);
     expect(verifyCallback(fresh.body, { ...APP, headers: { 'x-signature': fresh.signature } })).toEqual({ videoId: 'v-1', videoStatus: 1 });
+  });
+
+  it('refuses a callback forged from what a browser sees unless the caller opts into allowUnsigned', () => {
+    // AppId, a Timestamp and its md5 Token (as in a widget config signed by hand), any VideoId.
+    const seen = callbackRequest(APP, 'someone-elses-video', 1, Date.now());
+    expect(refusal(() => verifyCallback(seen.body, APP))).toMatchObject({ code: 'signature-required', field: 'X-Signature' });
+    expect(refusal(() => verifyCallback(seen.body, { ...APP, headers: {} }))).toMatchObject({ code: 'bad-signature' });
+    // The weaker check, chosen on purpose: the forgery passes, which is why it is not the default.
+    expect(verifyCallback(seen.body, { ...APP, allowUnsigned: true })).toEqual({ videoId: 'someone-elses-video', videoStatus: 1 });
+  });
+
+  it('accepts only the spec\'s states 0 to 8 as VideoStatus, even when signed', () => {
+    for (const status of [0, 8]) {
+      const genuine = callbackRequest(APP, 'v-1', status, Date.now());
+      expect(verifyCallback(genuine.body, { ...APP, headers: { 'x-signature': genuine.signature } }).videoStatus).toBe(status);
+    }
+    for (const status of [9, 999999999]) {
+      const odd = callbackRequest(APP, 'v-1', status, Date.now());
+      expect(refusal(() => verifyCallback(odd.body, { ...APP, headers: { 'x-signature': odd.signature } }))).toMatchObject({ code: 'invalid-field', field: 'VideoStatus' });
+    }
   });
 
   it('requires its own arguments', () => {

@@ -7,7 +7,7 @@ import type { AppRecord } from '../src/server/auth/apps';
 import { startService, type RunningService } from '../src/server/app';
 import { readConfig } from '../src/server/config';
 import { silentLogger } from '../src/server/log';
-import { issueTicket } from '../src/server/upload/ticket';
+import { issueTicket, secretTag } from '../src/server/upload/ticket';
 import { startPostgres, type TestPostgres } from './support/postgres';
 import { appAuth } from './support/service';
 import { openUploader, registerVideo, tusCreate, type ServiceClient } from './uploadHelpers';
@@ -55,7 +55,14 @@ describe('an install upgraded from keeping its ticket key and demo app in DATA_D
       const client = demoClient(service, demo.appSecret);
       // The old secret still signs; a ticket signed with the old key (an open upload page) is still taken.
       const videoId = await registerVideo(client, 'demo');
-      const ticket = issueTicket(oldKey, { appId: 'demo', videoId, maxFileSize: 1000, needHandleSpecial: false, expiresAt: Math.floor(Date.now() / 1000) + 600 });
+      const ticket = issueTicket(oldKey, {
+        appId: 'demo',
+        videoId,
+        maxFileSize: 1000,
+        needHandleSpecial: false,
+        expiresAt: Math.floor(Date.now() / 1000) + 600,
+        signedWith: secretTag(oldKey, demo.appSecret),
+      });
       expect((await tusCreate(`${service.address}/UploadWidget/files`, ticket, 10)).status).toBe(201);
       expect(existsSync(join(dir, 'ticket.key'))).toBe(false);
       expect(demoSecretIn(dir)).toBe(demo.appSecret);

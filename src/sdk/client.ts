@@ -1,6 +1,6 @@
 import type { AuthMsg, GetVideoReply, VideoListReply } from '../shared/apiReplies';
 import { ApiError } from './errors';
-import { signToken, timestampNow } from './signing';
+import { signScopedToken, signToken, timestampNow } from './signing';
 
 /** The part of `fetch` the client uses; the global `fetch` fits, and so do most wrappers of it. */
 export type FetchLike = (
@@ -58,7 +58,11 @@ export interface VideoClient {
   listUserVideos(query: ListUserVideosQuery): Promise<VideoListReply>;
   /** The videos app `aId` registered for `createUser`. */
   listUserVideosByAId(query: ListUserVideosByAIdQuery): Promise<VideoListReply>;
-  /** A freshly signed widget config for one video (valid for 600 s): hand it to the page. */
+  /**
+   * A freshly signed widget config for one video (valid for 600 s): hand it to the page. Its
+   * `token` is the scoped widget token, which opens this video's upload page only and is refused
+   * by the API, so the browser cannot use it to list, register or read videos.
+   */
   widgetConfig(videoId: string): WidgetAuth;
 }
 
@@ -175,8 +179,9 @@ export function createClient(options: ClientOptions): VideoClient {
       return get<VideoListReply>('/Api/Video/GetUserVideoListByAId', { ...checked, aId: requireText(query.aId, 'aId') });
     },
     widgetConfig(videoId) {
-      const { Timestamp, Token } = signed();
-      return { appId, timestamp: Timestamp, token: Token, videoId: requireText(videoId, 'videoId') };
+      const id = requireText(videoId, 'videoId');
+      const timestamp = timestampNow();
+      return { appId, timestamp, token: signScopedToken(appId, timestamp, id, appSecret), videoId: id };
     },
   };
 }

@@ -34,7 +34,9 @@ export type CallbackRefusal =
   | 'wrong-app'
   | 'wrong-token'
   | 'stale-timestamp'
-  | 'bad-signature';
+  | 'bad-signature'
+  /** No `headers` were passed and `allowUnsigned` was not set: the callback cannot be checked. */
+  | 'signature-required';
 
 /** A status callback that did not prove it came from the service. Its message never holds the secret. */
 export class CallbackError extends Error {

@@ -5,6 +5,15 @@ export function signToken(timestamp: string, appSecret: string): string {
   return createHash('md5').update(timestamp + appSecret, 'utf8').digest('hex');
 }
 
+/**
+ * The scoped widget token: lowercase hex HMAC-SHA256(AppSecret, appId + "\n" + timestamp + "\n" +
+ * videoId), 64 characters. It opens that one video's upload page and is refused by the API, so
+ * the browser that receives it can do nothing else with it.
+ */
+export function signScopedToken(appId: string, timestamp: string, videoId: string, appSecret: string): string {
+  return createHmac('sha256', appSecret).update(`${appId}\n${timestamp}\n${videoId}`, 'utf8').digest('hex');
+}
+
 /** Whole seconds since 1970 UTC, as the decimal string the service and the widget expect. */
 export function timestampNow(): string {
   return String(Math.floor(Date.now() / 1000));

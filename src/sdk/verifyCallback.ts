@@ -11,21 +11,31 @@ export interface VerifyCallbackOptions {
   appId: string;
   appSecret: string;
   /**
-   * The request's headers: when given, `X-Signature` must be the HMAC of the body. Pass the raw
-   * body (string or bytes) then; a parsed body is re-encoded the way the service encodes it.
+   * The request's headers: `X-Signature` must be the HMAC of the body. Pass the raw body (string
+   * or bytes) then; a parsed body is re-encoded the way the service encodes it. Required unless
+   * `allowUnsigned` is set.
    */
   headers?: CallbackHeaders;
+  /**
+   * Accept a callback checked by its Token alone, without `headers`. Weaker: the Token is
+   * `md5(Timestamp + AppSecret)`, the same value a widget config hands to every browser, so
+   * anyone who opened the widget in the last 600 s can forge a callback that passes.
+   * @default false
+   */
+  allowUnsigned?: boolean;
 }
 
 export interface VerifiedCallback {
   videoId: string;
-  /** 1 processed, 4 download failed, 7 transcoding failed (the README's states). */
+  /** One of the spec's states 0–8; the service reports 1 processed, 4 download failed, 7 transcoding failed. */
   videoStatus: number;
 }
 
 /** The spec allows 600 s either side of the clock. */
 const WINDOW_SECONDS = 600;
 const FIELDS = ['VideoId', 'VideoStatus', 'AppId', 'Timestamp', 'Token'] as const;
+/** The spec's video states, 0 to 8. */
+const VIDEO_STATUS = /^[0-8]$/;
 
 function formOf(body: CallbackBody): URLSearchParams {
   if (typeof body === 'string' || body instanceof URLSearchParams) return new URLSearchParams(body);
@@ -47,13 +57,19 @@ function signatureHeader(headers: CallbackHeaders): string | string[] | undefine
 
 /**
  * Checks a status callback from the service, synchronously: every field present once, the
- * AppId, the Token (compared in constant time), the Timestamp within ±600 s and, when `headers`
- * are given, the `X-Signature` HMAC of the body. Throws a {@link CallbackError} naming the first
- * failure; answer such a request with 401 (the service retries a genuine one).
+ * AppId, the Token (compared in constant time), the `X-Signature` HMAC of the body (unless
+ * `allowUnsigned`), the Timestamp within ±600 s and a VideoStatus of the spec (0–8). Throws a
+ * {@link CallbackError} naming the first failure; answer such a request with 401 (the service
+ * retries a genuine one). Without `headers` and without `allowUnsigned` it throws the
+ * `signature-required` CallbackError for every callback: the Token alone proves nothing, since
+ * browsers see it.
  */
 export function verifyCallback(body: CallbackBody, options: VerifyCallbackOptions): VerifiedCallback {
   if (typeof options?.appSecret !== 'string' || options.appSecret === '') throw new TypeError('verifyCallback: `appSecret` is required');
   if (typeof options.appId !== 'string' || options.appId === '') throw new TypeError('verifyCallback: `appId` is required');
+  if (options.headers === undefined && options.allowUnsigned !== true) {
+    throw new CallbackError('signature-required', 'X-Signature', 'verifyCallback: pass the request\'s `headers` so X-Signature is checked (or `allowUnsigned: true`, which browsers can forge)');
+  }
   const form = formOf(body);
   const fields = {} as Record<(typeof FIELDS)[number], string>;
   for (const name of FIELDS) {
@@ -77,6 +93,6 @@ export function verifyCallback(body: CallbackBody, options: VerifyCallbackOption
   if (!/^\d{1,12}$/.test(fields.Timestamp) || Math.abs(Number(fields.Timestamp) - Date.now() / 1000) > WINDOW_SECONDS) {
     throw new CallbackError('stale-timestamp', 'Timestamp', `verifyCallback: the Timestamp is more than ${WINDOW_SECONDS} s from this clock`);
   }
-  if (!/^\d{1,9}$/.test(fields.VideoStatus)) throw new CallbackError('invalid-field', 'VideoStatus', 'verifyCallback: VideoStatus is not a whole number');
+  if (!VIDEO_STATUS.test(fields.VideoStatus)) throw new CallbackError('invalid-field', 'VideoStatus', 'verifyCallback: VideoStatus is not one of the states 0 to 8');
   return { videoId: fields.VideoId, videoStatus: Number(fields.VideoStatus) };
 }

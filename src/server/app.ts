@@ -35,6 +35,8 @@ export interface RunningService {
   server: Server;
   /** The bound address, e.g. http://127.0.0.1:8080 (differs from PUBLIC_URL behind a proxy). */
   address: string;
+  /** Serves a new set of apps from the next request on (a re-read `APPS_FILE`). */
+  replaceApps(apps: readonly AppRecord[]): void;
   close(): Promise<void>;
 }
 
@@ -67,9 +69,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const now = options.now ?? Date.now;
     const apps = options.apps ?? [await settleDemoApp(config.dataDir, stores.settings, log, now())];
     files = await openMediaFiles(config);
+    const registry = createAppRegistry(apps);
     const context: ServiceContext = {
       config,
-      apps: createAppRegistry(apps),
+      apps: registry,
       stores,
       files,
       log,
@@ -124,6 +127,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       context,
       server,
       address,
+      replaceApps: (next) => registry.replace(next),
       async close() {
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));

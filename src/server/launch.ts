@@ -1,6 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AppsFileError, SHORT_SECRET_LENGTH, loadAppsFile, type AppRecord } from './auth/apps';
+import { AppsFileError, loadAppsFile } from './auth/apps';
+import { reloadAppsFile, warnShortSecrets } from './auth/appsFileReload';
 import { ConfigError, readConfig, type ServiceConfig } from './config';
 import { startService, type RunningService } from './app';
 import type { Logger } from './log';
@@ -9,14 +10,6 @@ import { probeTool, probeWritable } from './operator/probes';
 import { DatabaseUnavailableError, SchemaVersionError } from './storage/db';
 import { PRIVATE_DIR_MODE } from './storage/privateModes';
 import { PROJECT_VERSION } from './project';
-
-function warnShortSecrets(apps: readonly AppRecord[], log: Logger): void {
-  for (const app of apps) {
-    if (app.appSecret.length < SHORT_SECRET_LENGTH) {
-      log.warn(`appSecret shorter than ${SHORT_SECRET_LENGTH} characters: tokens of this app are easier to forge`, { appId: app.appId });
-    }
-  }
-}
 
 /** What must work before the service listens; each failure names the setting to fix. */
 async function preflight(config: ServiceConfig): Promise<void> {
@@ -59,6 +52,8 @@ export async function launchService(env: NodeJS.ProcessEnv, log: Logger, options
   const apps = config.appsFile ? loadAppsFile(config.appsFile) : undefined;
   if (apps) warnShortSecrets(apps, log);
   const service = await startService({ config, apps, log, demoUrl: options.demoUrl });
+  // Only here, where one process runs one service: SIGHUP is process-wide.
+  const reload = config.appsFile && apps ? reloadAppsFile({ file: config.appsFile, served: apps, replace: service.replaceApps, log }) : undefined;
   log.info('service listening', {
     version: PROJECT_VERSION,
     address: service.address,
@@ -68,7 +63,14 @@ export async function launchService(env: NodeJS.ProcessEnv, log: Logger, options
     files: config.s3 ? `S3 bucket ${config.s3.bucket}` : 'DATA_DIR',
     logLevel: config.logLevel,
   });
-  return service;
+  if (!reload) return service;
+  return {
+    ...service,
+    async close() {
+      reload.close();
+      await service.close();
+    },
+  };
 }
 
 /** Start-up failures an operator can fix get one clear line, not a stack trace. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isHttpUrl, isOrigin } from '../http/urls';
+import { lineAndColumn, scanJson, type JsonPath } from './jsonScan';
 
 /** One registered application, as listed in `APPS_FILE`. */
 export interface AppRecord {
@@ -13,23 +14,66 @@ export interface AppRecord {
   allowedOrigins?: string[];
   /** Other apps (by appId) whose videos this app may list through `aId`. Default: none. */
   readableApps?: string[];
+  /**
+   * Which widget tokens open this app's upload pages: `'any'` (the spec's md5 Token or the scoped
+   * token) or `'scoped'` (only the scoped token, which opens one video's page and never the API).
+   * @default 'any'
+   */
+  widgetToken?: WidgetTokenPolicy;
+  /** The secret before the last rotation: it still signs calls, pages and tickets until {@link previousSecretUntil}. */
+  previousSecret?: string;
+  /** Milliseconds since 1970 (an ISO time in `APPS_FILE`) after which `previousSecret` is refused. */
+  previousSecretUntil?: number;
 }
 
+const WIDGET_TOKEN_POLICIES = ['any', 'scoped'] as const;
+type WidgetTokenPolicy = (typeof WIDGET_TOKEN_POLICIES)[number];
+
+/**
+ * The secrets that sign this app's requests at `nowMs`: the current one, then the previous one
+ * until its time is up. Callbacks are always signed with the current one alone.
+ */
+export function acceptedSecrets(app: AppRecord, nowMs: number): string[] {
+  const previous = app.previousSecret !== undefined && app.previousSecretUntil !== undefined && nowMs < app.previousSecretUntil;
+  return previous ? [app.appSecret, app.previousSecret!] : [app.appSecret];
+}
+
+/** The registered apps. Live: the service re-reads `APPS_FILE`, so look an app up per request, never keep it. */
 export interface AppRegistry {
   get(appId: string): AppRecord | undefined;
   list(): readonly AppRecord[];
 }
 
+/** The registry and the one way to change it, held by whoever re-reads `APPS_FILE`. */
+export interface ReplaceableAppRegistry extends AppRegistry {
+  /** Serves `apps` from the next lookup on. */
+  replace(apps: readonly AppRecord[]): void;
+}
+
+/**
+ * A bad `APPS_FILE`. The message quotes nothing from the file, not even an appId or a key (a
+ * secret pasted in the wrong place would be logged): it names the entry and key by position, and
+ * {@link loadAppsFile} adds the file, line and column.
+ */
 export class AppsFileError extends Error {
   override readonly name = 'AppsFileError';
+  /** Where in the document, e.g. `[1, 'appId']`; empty for the document itself. */
+  readonly path: JsonPath;
+
+  constructor(message: string, path: JsonPath = []) {
+    super(message);
+    this.path = path;
+  }
 }
 
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
+const KNOWN_KEYS = ['appId', 'appSecret', 'callbackUrl', 'allowedOrigins', 'readableApps', 'widgetToken', 'previousSecret', 'previousSecretUntil'];
 
-const KNOWN_KEYS = ['appId', 'appSecret', 'callbackUrl', 'allowedOrigins', 'readableApps'];
+/** A time with its offset, so the end of a rotation cannot depend on the service's time zone. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Below this the secret is accepted (operators may have older ones) but start-up warns. */
 export const SHORT_SECRET_LENGTH = 16;
@@ -40,48 +84,96 @@ export const SHORT_SECRET_LENGTH = 16;
  */
 export function parseApps(json: unknown): AppRecord[] {
   if (!Array.isArray(json)) throw new AppsFileError('APPS_FILE must hold a JSON array of apps');
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   return json.map((entry: unknown, index) => {
     const where = `APPS_FILE[${index}]`;
-    if (typeof entry !== 'object' || entry === null) throw new AppsFileError(`${where} must be an object`);
+    const refuse = (message: string, ...path: (string | number)[]) => new AppsFileError(`${where}${message}`, [index, ...path]);
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw refuse(' must be an object');
     const raw = entry as Record<string, unknown>;
-    const { appId, appSecret, callbackUrl, allowedOrigins, readableApps } = raw;
-    const unknown = Object.keys(raw).filter((key) => !KNOWN_KEYS.includes(key));
-    if (unknown.length > 0) {
-      throw new AppsFileError(`${where} has unknown key(s) ${unknown.map((key) => `"${key}"`).join(', ')}; known: ${KNOWN_KEYS.join(', ')}`);
-    }
+    const { appId, appSecret, callbackUrl, allowedOrigins, readableApps, widgetToken, previousSecret, previousSecretUntil } = raw;
+    const unknown = Object.keys(raw).find((key) => !KNOWN_KEYS.includes(key));
+    if (unknown !== undefined) throw refuse(` has a key that is not one of ${KNOWN_KEYS.join(', ')} (keys are case-sensitive)`, unknown);
     // Requests are matched after trimming, so an id with outer spaces could never be used.
     if (typeof appId !== 'string' || appId.trim() === '' || appId.trim() !== appId) {
-      throw new AppsFileError(`${where}.appId must be a non-empty string without leading or trailing spaces`);
+      throw refuse('.appId must be a non-empty string without leading or trailing spaces', 'appId');
     }
-    if (seen.has(appId)) throw new AppsFileError(`${where}.appId "${appId}" is listed twice`);
-    seen.add(appId);
-    if (typeof appSecret !== 'string' || appSecret === '') throw new AppsFileError(`${where}.appSecret must be a non-empty string`);
+    if (seen.has(appId)) throw refuse(`.appId is listed twice (also in APPS_FILE[${seen.get(appId)}])`, 'appId');
+    seen.set(appId, index);
+    if (typeof appSecret !== 'string' || appSecret === '') throw refuse('.appSecret must be a non-empty string', 'appSecret');
     if (callbackUrl !== undefined && (typeof callbackUrl !== 'string' || !isHttpUrl(callbackUrl))) {
-      throw new AppsFileError(`${where}.callbackUrl must be an http(s) URL`);
+      throw refuse('.callbackUrl must be an http(s) URL', 'callbackUrl');
     }
     if (allowedOrigins !== undefined) {
-      if (!isStringArray(allowedOrigins)) throw new AppsFileError(`${where}.allowedOrigins must be an array of origins`);
-      for (const origin of allowedOrigins) {
-        if (!isOrigin(origin)) {
-          throw new AppsFileError(`${where}.allowedOrigins: "${origin}" is not an origin like https://example.com`);
-        }
-      }
+      if (!isStringArray(allowedOrigins)) throw refuse('.allowedOrigins must be an array of origins', 'allowedOrigins');
+      const bad = allowedOrigins.findIndex((origin) => !isOrigin(origin));
+      if (bad >= 0) throw refuse(`.allowedOrigins[${bad}] is not an origin like https://example.com`, 'allowedOrigins', bad);
     }
     if (readableApps !== undefined && (!isStringArray(readableApps) || readableApps.some((id) => id.trim() === ''))) {
-      throw new AppsFileError(`${where}.readableApps must be an array of appIds`);
+      throw refuse('.readableApps must be an array of appIds', 'readableApps');
+    }
+    if (widgetToken !== undefined && !WIDGET_TOKEN_POLICIES.includes(widgetToken as WidgetTokenPolicy)) {
+      throw refuse('.widgetToken must be "any" or "scoped"', 'widgetToken');
+    }
+    if (previousSecret !== undefined && (typeof previousSecret !== 'string' || previousSecret === '')) {
+      throw refuse('.previousSecret must be a non-empty string', 'previousSecret');
+    }
+    const until = typeof previousSecretUntil === 'string' && ISO_TIME.test(previousSecretUntil) ? Date.parse(previousSecretUntil) : Number.NaN;
+    if (previousSecretUntil !== undefined && Number.isNaN(until)) {
+      throw refuse('.previousSecretUntil must be an ISO time with its offset, like 2026-01-31T12:00:00Z', 'previousSecretUntil');
+    }
+    if ((previousSecret === undefined) !== (previousSecretUntil === undefined)) {
+      throw refuse(': previousSecret and previousSecretUntil go together', previousSecret === undefined ? 'previousSecretUntil' : 'previousSecret');
     }
     const app: AppRecord = { appId, appSecret };
     if (callbackUrl !== undefined) app.callbackUrl = callbackUrl as string;
-    if (allowedOrigins !== undefined) app.allowedOrigins = allowedOrigins as string[];
+    if (allowedOrigins !== undefined) app.allowedOrigins = allowedOrigins;
     if (readableApps !== undefined) app.readableApps = readableApps as string[];
+    if (widgetToken !== undefined) app.widgetToken = widgetToken as WidgetTokenPolicy;
+    if (previousSecret !== undefined) {
+      app.previousSecret = previousSecret as string;
+      app.previousSecretUntil = until;
+    }
     return app;
   });
 }
 
-export function createAppRegistry(apps: AppRecord[]): AppRegistry {
-  const byId = new Map(apps.map((app) => [app.appId, app]));
-  return { get: (appId) => byId.get(appId), list: () => apps };
+export function createAppRegistry(apps: readonly AppRecord[]): ReplaceableAppRegistry {
+  let current = apps;
+  let byId = new Map(apps.map((app) => [app.appId, app]));
+  return {
+    get: (appId) => byId.get(appId),
+    list: () => current,
+    replace(next) {
+      current = next;
+      byId = new Map(next.map((app) => [app.appId, app]));
+    },
+  };
+}
+
+/**
+ * Parses the text of an `APPS_FILE`. Every refusal is one line, `APPS_FILE <file>:<line>:<column>:
+ * <what is wrong>`, and quotes nothing of the text (V8's JSON.parse messages would).
+ */
+export function parseAppsText(text: string, file: string): AppRecord[] {
+  const where = (offset: number) => {
+    const { line, column } = lineAndColumn(text, offset);
+    return `APPS_FILE ${file}:${line}:${column}`;
+  };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    const scan = scanJson(text);
+    // JSON.parse and the scanner follow one grammar; should they ever differ, the start is named.
+    throw new AppsFileError(`${where(scan.ok ? 0 : scan.offset)}: not valid JSON (${scan.ok ? 'refused by the parser' : scan.reason})`);
+  }
+  try {
+    return parseApps(json);
+  } catch (error) {
+    if (!(error instanceof AppsFileError)) throw error;
+    const scan = scanJson(text);
+    throw new AppsFileError(`${where(scan.ok ? scan.positionOf(error.path) : 0)}: ${error.message}`, error.path);
+  }
 }
 
 export function loadAppsFile(path: string): AppRecord[] {
@@ -89,15 +181,10 @@ export function loadAppsFile(path: string): AppRecord[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new AppsFileError(`APPS_FILE ${path} cannot be read: ${(error as Error).message}`);
+    // The code alone (ENOENT, EACCES): the message adds nothing but the path, named already.
+    throw new AppsFileError(`APPS_FILE ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'EIO'})`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new AppsFileError(`APPS_FILE ${path} is not valid JSON: ${(error as Error).message}`);
-  }
-  return parseApps(json);
+  return parseAppsText(text, path);
 }
 
 /** The demo app made when no `APPS_FILE` is given: its secret is random per data directory. */

@@ -1,6 +1,6 @@
 import { ApiError } from '../errors';
-import type { AppRecord, AppRegistry } from './apps';
-import { isTimestampShape, timestampInWindow, tokenMatches } from './token';
+import { acceptedSecrets, type AppRecord, type AppRegistry } from './apps';
+import { isScopedTokenShape, isTimestampShape, scopedTokenMatches, timestampInWindow, tokenMatches } from './token';
 
 export interface Credentials {
   appId: string | undefined;
@@ -8,12 +8,19 @@ export interface Credentials {
   token: string | undefined;
 }
 
+/** An authenticated request: the app, and the secret its token was signed with (current or previous). */
+export interface Signed {
+  app: AppRecord;
+  secret: string;
+}
+
+type TokenCheck = (app: AppRecord, secret: string, token: string, timestamp: string) => boolean;
+
 /**
  * Checks the three signed values in the spec's order of meaning: all present, a known app,
- * a timestamp inside the window, then the token. Used by the API and the upload page alike,
- * so a bad token is `104 App SecretKey Error` everywhere.
+ * a timestamp inside the window, then the token, against each secret the app accepts now.
  */
-export function authenticate(apps: AppRegistry, creds: Credentials, nowMs: number, names: CredentialNames = API_NAMES): AppRecord {
+function checkSigned(apps: AppRegistry, creds: Credentials, nowMs: number, names: CredentialNames, matches: TokenCheck): Signed {
   const appId = creds.appId?.trim();
   const timestamp = creds.timestamp?.trim();
   const token = creds.token?.trim();
@@ -24,8 +31,32 @@ export function authenticate(apps: AppRegistry, creds: Credentials, nowMs: numbe
   if (!app) throw new ApiError('UNKNOWN_APP');
   if (!isTimestampShape(timestamp)) throw new ApiError('INVALID_PARAMETER', `${names.timestamp} must be whole seconds since 1970 in decimal digits`);
   if (!timestampInWindow(timestamp, nowMs)) throw new ApiError('TIMESTAMP_OUT_OF_RANGE', 'more than 600 seconds from the server time');
-  if (!tokenMatches(token, timestamp, app.appSecret)) throw new ApiError('BAD_TOKEN');
-  return app;
+  const secret = acceptedSecrets(app, nowMs).find((candidate) => matches(app, candidate, token, timestamp));
+  if (secret === undefined) throw new ApiError('BAD_TOKEN');
+  return { app, secret };
+}
+
+/**
+ * Authenticates an API call (REST or SOAP): only the spec's md5 Token, never the scoped widget
+ * token, which is made to open one upload page. A bad token is `104 App SecretKey Error`
+ * everywhere, the upload page included.
+ */
+export function authenticate(apps: AppRegistry, creds: Credentials, nowMs: number, names: CredentialNames = API_NAMES): AppRecord {
+  return checkSigned(apps, creds, nowMs, names, (_app, secret, token, timestamp) => tokenMatches(token, timestamp, secret)).app;
+}
+
+/**
+ * Authenticates an upload page for one video: the scoped token signed for exactly that video, or
+ * the md5 Token unless the app's `widgetToken` is `"scoped"`. `videoId` is read only when the
+ * token is a scoped one, so its absence is reported where the page checks it otherwise.
+ */
+export function authenticateWidget(service: { apps: AppRegistry; now(): number }, params: ParamSource & { require(name: string): string }): Signed {
+  const creds = { appId: params.get(WIDGET_NAMES.appId), timestamp: params.get(WIDGET_NAMES.timestamp), token: params.get(WIDGET_NAMES.token) };
+  return checkSigned(service.apps, creds, service.now(), WIDGET_NAMES, (app, secret, token, timestamp) =>
+    isScopedTokenShape(token)
+      ? scopedTokenMatches(token, app.appId, timestamp, params.require('videoId'), secret)
+      : app.widgetToken !== 'scoped' && tokenMatches(token, timestamp, secret),
+  );
 }
 
 /** How the three values are named in replies: the API's and the widget's spellings differ. */
@@ -44,12 +75,8 @@ export interface ParamSource {
   get(name: string): string | undefined;
 }
 
-/** Authenticates a request from its parameters, read under the API's or the widget's names. */
-export function authenticateParams(
-  service: { apps: AppRegistry; now(): number },
-  params: ParamSource,
-  names: CredentialNames = API_NAMES,
-): AppRecord {
-  const creds = { appId: params.get(names.appId), timestamp: params.get(names.timestamp), token: params.get(names.token) };
-  return authenticate(service.apps, creds, service.now(), names);
+/** Authenticates an API call from its parameters. */
+export function authenticateParams(service: { apps: AppRegistry; now(): number }, params: ParamSource): AppRecord {
+  const creds = { appId: params.get(API_NAMES.appId), timestamp: params.get(API_NAMES.timestamp), token: params.get(API_NAMES.token) };
+  return authenticate(service.apps, creds, service.now());
 }

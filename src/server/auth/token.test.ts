@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTimestampShape, signToken, timestampInWindow, tokenMatches } from './token';
+import { isTimestampShape, scopedTokenMatches, signScopedToken, signToken, timestampInWindow, tokenMatches } from './token';
 
 // Digests computed outside the project with `printf '%s' "<Timestamp><AppSecret>" | md5sum`.
 const VECTORS = [
@@ -47,6 +47,31 @@ describe('tokenMatches', () => {
   ])('refuses a token of the wrong shape (%s) without throwing', (_name, candidate) => {
     expect(() => tokenMatches(candidate, timestamp, secret)).not.toThrow();
     expect(tokenMatches(candidate, timestamp, secret)).toBe(false);
+  });
+});
+
+describe('scoped widget token', () => {
+  // Computed outside the project: printf '%s' $'app-a\n1700000000\nv-1' | openssl dgst -sha256 -hmac '<secret>'
+  const scoped = 'bde440e5103aec0d716b5458b3b799bdfd599bea9faa31127163cbec62b48cb6';
+  const { timestamp, secret } = VECTORS[0]!;
+
+  it('is the lowercase hex HMAC-SHA256 of appId, timestamp and videoId joined by newlines, keyed with the AppSecret', () => {
+    expect(signScopedToken('app-a', timestamp, 'v-1', secret)).toBe(scoped);
+  });
+
+  it('matches only its own app, timestamp, video and secret', () => {
+    expect(scopedTokenMatches(scoped, 'app-a', timestamp, 'v-1', secret)).toBe(true);
+    expect(scopedTokenMatches(scoped, 'app-a', timestamp, 'v-2', secret)).toBe(false);
+    expect(scopedTokenMatches(scoped, 'app-b', timestamp, 'v-1', secret)).toBe(false);
+    expect(scopedTokenMatches(scoped, 'app-a', '1700000001', 'v-1', secret)).toBe(false);
+    expect(scopedTokenMatches(scoped, 'app-a', timestamp, 'v-1', 'another-secret')).toBe(false);
+  });
+
+  it('is never taken for the md5 Token, nor the md5 Token for it', () => {
+    expect(tokenMatches(scoped, timestamp, secret)).toBe(false);
+    expect(scopedTokenMatches(signToken(timestamp, secret), 'app-a', timestamp, 'v-1', secret)).toBe(false);
+    expect(() => scopedTokenMatches(scoped.toUpperCase(), 'app-a', timestamp, 'v-1', secret)).not.toThrow();
+    expect(scopedTokenMatches(scoped.toUpperCase(), 'app-a', timestamp, 'v-1', secret)).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Token = MD5(Timestamp + AppSecret), UTF-8, 32 lowercase hex characters (spec, Authentication). */
 export function signToken(timestamp: string, appSecret: string): string {
@@ -12,6 +12,27 @@ export function tokenMatches(token: string, timestamp: string, appSecret: string
   if (!TOKEN_SHAPE.test(token)) return false;
   const expected = Buffer.from(signToken(timestamp, appSecret), 'ascii');
   return timingSafeEqual(Buffer.from(token, 'ascii'), expected);
+}
+
+/**
+ * The scoped widget token: lowercase hex HMAC-SHA256 keyed with the AppSecret over
+ * `appId + "\n" + timestamp + "\n" + videoId`. 64 characters, so it is never mistaken for the
+ * spec's 32-character md5 Token; it opens one video's upload page and nothing else.
+ */
+export function signScopedToken(appId: string, timestamp: string, videoId: string, appSecret: string): string {
+  return createHmac('sha256', appSecret).update(`${appId}\n${timestamp}\n${videoId}`, 'utf8').digest('hex');
+}
+
+const SCOPED_SHAPE = /^[0-9a-f]{64}$/;
+
+export function isScopedTokenShape(token: string): boolean {
+  return SCOPED_SHAPE.test(token);
+}
+
+/** Constant time, as {@link tokenMatches}. */
+export function scopedTokenMatches(token: string, appId: string, timestamp: string, videoId: string, appSecret: string): boolean {
+  if (!SCOPED_SHAPE.test(token)) return false;
+  return timingSafeEqual(Buffer.from(token, 'ascii'), Buffer.from(signScopedToken(appId, timestamp, videoId, appSecret), 'ascii'));
 }
 
 const TIMESTAMP_SHAPE = /^\d{1,12}$/;

@@ -38,7 +38,7 @@ export function startCallbackDelivery(service: ServiceContext): CallbackDelivery
     const fields = { videoId: row.videoId, appId: row.appId, videoStatus: row.videoStatus };
     const app = service.apps.get(row.appId);
     if (!app?.callbackUrl) {
-      // Nothing to retry: only a new APPS_FILE could change this, and it is read at start-up.
+      // Nothing to retry: the app left APPS_FILE (re-read live) or has no callbackUrl; a later edit starts no old callback again.
       const reason = app ? 'no callbackUrl' : 'app no longer in APPS_FILE';
       await store.giveUp(row.id, reason, service.now());
       log.info(`callback not sent: ${reason}`, fields);

@@ -79,7 +79,7 @@ function checkCreationHeaders(headers: IncomingHttpHeaders, claims: TicketClaims
 export function createTusEndpoint(deps: TusEndpointDeps): Handler {
   const { service, store, finisher, ticketKey, locker } = deps;
   const rows = service.stores.uploads;
-  const claimsOf = (ticket: string | null | undefined) => verifyTicket(ticketKey, ticket, service.now());
+  const claimsOf = (ticket: string | null | undefined) => verifyTicket(ticketKey, ticket, service.now(), service.apps);
   // Videos with a creation under way. tus runs onUploadCreate before the store makes the file, so
   // a second creation at the same time would replace (and remove) an upload whose file does not
   // exist yet, stranding the file made a moment later; the second one is refused instead.

@@ -8,7 +8,7 @@ import { PRIVATE_DIR_MODE } from '../storage/privateModes';
 import type { Handler } from '../http/router';
 import { AdvisoryLocker } from './advisoryLocker';
 import { UploadFinisher } from './finisher';
-import { issueTicket, TICKET_LIFETIME_SECONDS, verifyTicket, type TicketClaims } from './ticket';
+import { issueTicket, secretTag, TICKET_LIFETIME_SECONDS, verifyTicket, type TicketClaims } from './ticket';
 import { loadTicketKey } from './ticketKey';
 import { createTusEndpoint, uploadUrl } from './tusEndpoint';
 import { bucketUploads, diskUploads, type UploadFiles } from './uploadFiles';
@@ -17,8 +17,11 @@ import { bucketUploads, diskUploads, type UploadFiles } from './uploadFiles';
 export interface UploadService {
   /** Route handler for everything under `/UploadWidget/files`. */
   tusHandler: Handler;
-  /** A ticket for one upload page, valid for {@link TICKET_LIFETIME_SECONDS}. */
-  issueTicket(claims: Omit<TicketClaims, 'expiresAt'>): string;
+  /**
+   * A ticket for one upload page, valid for {@link TICKET_LIFETIME_SECONDS} while the app still
+   * accepts `appSecret`, the secret that signed the page.
+   */
+  issueTicket(claims: Omit<TicketClaims, 'expiresAt' | 'signedWith'> & { appSecret: string }): string;
   /** The claims of a genuine, unexpired ticket; throws the ApiError that says why not. */
   verifyTicket(ticket: string | undefined): TicketClaims;
   /**
@@ -54,10 +57,10 @@ export async function createUploadService(service: ServiceContext): Promise<Uplo
 
   return {
     tusHandler: createTusEndpoint({ service, store, finisher, ticketKey, locker }),
-    issueTicket(claims) {
-      return issueTicket(ticketKey, { ...claims, expiresAt: Math.floor(service.now() / 1000) + TICKET_LIFETIME_SECONDS });
+    issueTicket({ appSecret, ...claims }) {
+      return issueTicket(ticketKey, { ...claims, signedWith: secretTag(ticketKey, appSecret), expiresAt: Math.floor(service.now() / 1000) + TICKET_LIFETIME_SECONDS });
     },
-    verifyTicket: (ticket) => verifyTicket(ticketKey, ticket, service.now()),
+    verifyTicket: (ticket) => verifyTicket(ticketKey, ticket, service.now(), service.apps),
     async pendingUpload(videoId) {
       const row = await rows.forVideo(videoId);
       if (!row || row.finishedAt !== null) return null;

@@ -1,5 +1,5 @@
 import type { AppRecord } from '../auth/apps';
-import { authenticateParams, WIDGET_NAMES } from '../auth/authenticate';
+import { authenticateWidget } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 import { isOrigin } from '../http/urls';
@@ -11,6 +11,8 @@ import { languageOf, WIDGET_LANGUAGES, WIDGET_THEMES, type WidgetLanguage, type 
 /** A validated upload page request: everything the page needs besides its ticket and resume state. */
 export interface PageRequest extends PageOptions {
   app: AppRecord;
+  /** The secret the page was signed with: its ticket is bound to it, so a rotation or removal revokes both. */
+  secret: string;
   video: Video;
   /** The config's `lang`, else the browser's first language (Accept-Language). */
   lang: WidgetLanguage;
@@ -57,12 +59,13 @@ export function errorPageLook(params: Params, acceptLanguage: string | undefined
 }
 
 /**
- * Checks an upload page query in order of meaning: the signed values (101–104), the options
+ * Checks an upload page query in order of meaning: the signed values (101–104; the scoped token
+ * only for its own video, the md5 Token unless the app requires scoped ones), the options
  * (101, 106), the host origin (108), then the video: this app's (105), uploaded by the widget and
  * still waiting for its file (107).
  */
 export async function validatePageRequest(service: ServiceContext, params: Params, acceptLanguage: string | undefined): Promise<PageRequest> {
-  const app = authenticateParams(service, params, WIDGET_NAMES);
+  const { app, secret } = authenticateWidget(service, params);
   const videoId = params.require('videoId');
   const decoded = decodePageOptions((name) => params.get(name));
   if (!decoded.ok) throw new ApiError(decoded.problem.code === '101' ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', decoded.problem.detail);
@@ -78,7 +81,7 @@ export async function validatePageRequest(service: ServiceContext, params: Param
   if (!video || video.appId !== app.appId) throw new ApiError('UNKNOWN_VIDEO');
   if (video.sourceGetType !== 1) throw new ApiError('WRONG_STATE', 'the video was registered for server-side download (SourceFileGetType 2)');
   if (video.status !== VideoStatus.NotUploaded) throw new ApiError('WRONG_STATE', 'the video already has its file');
-  return { ...options, app, video, channel, hostOrigin };
+  return { ...options, app, secret, video, channel, hostOrigin };
 }
 
 /** Where an error page may report its failure: only a well-formed channel on a trusted origin. */

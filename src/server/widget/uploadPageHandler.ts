@@ -46,7 +46,7 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
         lang: request.lang,
         look: request.look,
         tusEndpoint: `${service.config.publicUrl}${TUS_PATH}/`,
-        ticket: uploads.issueTicket({ appId: request.app.appId, videoId, maxFileSize, needHandleSpecial: request.needHandleSepcial }),
+        ticket: uploads.issueTicket({ appId: request.app.appId, appSecret: request.secret, videoId, maxFileSize, needHandleSpecial: request.needHandleSepcial }),
         maxFileSize,
         uploadChunkBytes: service.config.uploadChunkBytes,
         resume,

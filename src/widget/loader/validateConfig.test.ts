@@ -75,6 +75,13 @@ describe('checkConfig: valid configurations', () => {
     expect(check).toMatchObject({ ok: true, config: { uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', ...look, left: '10%', top: '0', isTop: false } });
   });
 
+  it.each([
+    ['the md5 token (32 hex)', '0123456789abcdef0123456789abcdef'],
+    ['the scoped widget token (64 hex)', 'bde440e5103aec0d716b5458b3b799bdfd599bea9faa31127163cbec62b48cb6'],
+  ])('passes %s on to the service', (_name, token) => {
+    expect(checkConfig({ ...AUTH, token }, 'popup')).toMatchObject({ ok: true, config: { token } });
+  });
+
   it.each(['120px', '10%', '2.5em', '.5rem', '30vh', '0'])('accepts the CSS length %s', (left) => {
     expect(checkConfig({ ...AUTH, left }, 'overlay').ok).toBe(true);
   });

@@ -1,0 +1,57 @@
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../log';
+import type { AppRecord } from './apps';
+import { reloadAppsFile } from './appsFileReload';
+
+const dir = mkdtempSync(join(tmpdir(), 'ovu-reload-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const ONE: AppRecord[] = [{ appId: 'one', appSecret: 'secret-of-one-0123456789' }];
+const TWO: AppRecord[] = [...ONE, { appId: 'two', appSecret: 'secret-of-two-0123456789' }];
+
+function setUp(name: string) {
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify(ONE));
+  const lines: { level: string; message: string }[] = [];
+  const served: (readonly AppRecord[])[] = [];
+  const reload = reloadAppsFile({ file, served: ONE, replace: (apps) => served.push(apps), log: createLogger((line) => lines.push(JSON.parse(line))) });
+  return { file, lines, served, reload };
+}
+
+describe('reloadAppsFile', () => {
+  it('serves a file saved by rename once the burst of events settles, and only when it differs', async () => {
+    const { file, lines, served, reload } = setUp('renamed.json');
+    try {
+      writeFileSync(`${file}.tmp`, JSON.stringify(TWO, null, 2));
+      renameSync(`${file}.tmp`, file);
+      await vi.waitFor(() => expect(served).toEqual([TWO]), { timeout: 5000 });
+      reload.reload();
+      expect(served).toHaveLength(1);
+      expect(lines.map((line) => line.message)).toEqual(['APPS_FILE re-read: new set of apps served', 'APPS_FILE re-read: no change']);
+    } finally {
+      reload.close();
+    }
+  });
+
+  it('refuses a bad file with one line, not repeated for the same file, but answered on every request', async () => {
+    const { file, lines, served, reload } = setUp('bad.json');
+    try {
+      writeFileSync(file, '[{"appId": "one", "appSecret": "the-secret-text"');
+      await vi.waitFor(() => expect(lines).toHaveLength(1), { timeout: 5000 });
+      writeFileSync(file, '[{"appId": "one", "appSecret": "the-secret-text"');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(lines).toHaveLength(1);
+      reload.reload();
+      expect(lines).toHaveLength(2);
+      for (const line of lines) {
+        expect(line).toEqual({ time: expect.any(String), level: 'error', message: `APPS_FILE ${file}:1:49: not valid JSON (the file ends too early); still serving the last good set` });
+      }
+      expect(served).toEqual([]);
+    } finally {
+      reload.close();
+    }
+  });
+});
