@@ -61,7 +61,7 @@ async function twoInstancesAndAJob() {
   const contexts = [await contextOn(dataDir), await contextOn(dataDir)] as const;
   const video = newVideo({ status: VideoStatus.WaitingForTranscoding });
   await contexts[0].stores.videos.insert(video);
-  await contexts[0].stores.jobs.enqueue(video.id, 'transcode', Date.now());
+  await contexts[0].stores.jobs.enqueue({ videoId: video.id, appId: video.appId, kind: 'transcode' }, Date.now());
   return { contexts, video };
 }
 

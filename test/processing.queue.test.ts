@@ -74,7 +74,7 @@ async function crashLeftRunningJob(dataDir: string, status: VideoStatus, attempt
   const videoId = await insertVideo(crashed, status, 'source.mp4');
   await crashed.stores.close();
   const database = await openTestDatabase(dataDir);
-  await database.db.insertInto('jobs').values({ video_id: videoId, kind: 'transcode', state: 'running', attempts, created_at: 0, updated_at: 0 }).execute();
+  await database.db.insertInto('jobs').values({ video_id: videoId, app_id: 'app-a', kind: 'transcode', state: 'running', attempts, created_at: 0, updated_at: 0 }).execute();
   await database.close();
   return videoId;
 }
