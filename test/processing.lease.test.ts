@@ -37,8 +37,10 @@ async function contextOn(dataDir: string): Promise<ServiceContext> {
   };
 }
 
+const ONE_SLOT = { concurrency: 1, appMaxRunning: 1 };
+
 function startWorker(service: ServiceContext, transcode: JobRunner): ProcessingWorker {
-  const worker = new ProcessingWorker(service, { concurrency: 1, runners: { download: transcode, transcode } });
+  const worker = new ProcessingWorker(service, { pools: { download: ONE_SLOT, transcode: ONE_SLOT }, runners: { download: transcode, transcode } });
   worker.start();
   cleanups.push(() => worker.stop());
   return worker;
