@@ -116,12 +116,12 @@ class LeaseLostError extends Error {
 
 /**
  * Runs queued jobs from the database: each kind in its own pool of slots, of which one app may
- * hold its share (`pools`), the apps taking turns for the free ones (JobStore.claim). A 'jobQueued' signal
- * wakes it at once; a slow poll covers everything else, and also puts back jobs whose lease ran
- * out (another instance died holding them). Each running job's lease is renewed every third of
- * JOB_LEASE_MS; a job whose lease was taken back meanwhile is aborted and left to its new holder.
- * `stop()` aborts running jobs (their ffmpeg or download is killed) and puts them back in the
- * queue, so the next start, or another instance, resumes them.
+ * hold its share (`pools`), the apps taking turns for the free ones (JobStore.claim). A
+ * 'jobQueued' signal wakes it at once; a slow poll covers everything else, and also puts back
+ * jobs whose lease ran out (another instance died holding them). Each running job's lease is
+ * renewed every third of JOB_LEASE_MS; a job whose lease was taken back meanwhile is aborted and
+ * left to its new holder. `stop()` aborts running jobs (their ffmpeg or download is killed) and
+ * puts them back in the queue, so the next start, or another instance, resumes them.
  */
 export class ProcessingWorker {
   private readonly service: ServiceContext;
