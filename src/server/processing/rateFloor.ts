@@ -4,7 +4,7 @@ import { Transform } from 'node:stream';
 const SAMPLES_PER_WINDOW = 10;
 
 /** What {@link watchRate} found when it gave up on a download. */
-export interface RateShortfall {
+interface RateShortfall {
   /** Bytes that arrived in the last window. */
   bytes: number;
   minBytesPerS: number;
