@@ -193,6 +193,38 @@ describe('two workers on one database (as two processes would be)', () => {
   });
 });
 
+describe("two workers with the default pools on one database: one app's 100 queued jobs", () => {
+  it("leave each worker a slot, where another app's first job starts at once", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ovu-test-'));
+    const contexts = [await contextOn(dataDir), await contextOn(dataDir)];
+    const started: { worker: number; appId: string }[] = [];
+    const busy = (worker: number): JobRunner => async (_service, video, signal) => {
+      started.push({ worker, appId: video.appId });
+      await new Promise((_done, fail) => signal.addEventListener('abort', () => fail(signal.reason)));
+    };
+    const queue = async (appId: string) => {
+      const video = newVideo({ appId, status: VideoStatus.WaitingForTranscoding });
+      await contexts[0]!.stores.videos.insert(video);
+      await enqueueJob(contexts[0]!, video.id, 'transcode');
+    };
+    const workers = contexts.map((context, index) => new ProcessingWorker(context, { runners: { download: busy(index), transcode: busy(index) } }));
+    try {
+      for (let n = 0; n < 100; n++) await queue('app-a');
+      for (const worker of workers) worker.start();
+      await until(async () => (started.length === 2 ? true : undefined), "app-a's jobs on both workers");
+      await queue('app-b');
+      await until(async () => (started.some((run) => run.appId === 'app-b') ? true : undefined), "app-b's first job");
+      // Each worker ran one of app-a's jobs (its share of 2 slots) and kept the other for app-b.
+      expect(started.filter((run) => run.appId === 'app-a').map((run) => run.worker).sort()).toEqual([0, 1]);
+      expect(started).toHaveLength(3);
+    } finally {
+      for (const worker of workers) await worker.stop();
+      for (const context of contexts) await context.stores.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a worker with the default pools (2 downloads, 2 transcodes, each app 1 of each)', () => {
   it("keeps one app to its share of the download pool, so another app's download starts beside it, and transcodes run apart", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ovu-test-'));
