@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../src/server/log';
 import { startTestService, TEST_APPS, type TestService } from './support/service';
 
 /**
@@ -82,5 +83,33 @@ describe('SourceFileGetType 2 through the service', () => {
     expect(callbacks.find((c) => c.VideoId === id)).toMatchObject({ VideoStatus: '4' });
     expect((await permissive.context.stores.videos.get(id))!.statusReason).toBe('http-status: HTTP 404');
     expect(sourceRequests).toBe(1);
+  });
+
+  it('ends a download whose source trickles under DOWNLOAD_MIN_BYTES_PER_S over DOWNLOAD_RATE_WINDOW_MS in status 4, the log naming rate and window', async () => {
+    // A byte every 100 ms: never silent for DOWNLOAD_IDLE_TIMEOUT_MS, far under 100 bytes/s.
+    const trickle = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'video/mp4' });
+      const timer = setInterval(() => res.write('x'), 100);
+      res.on('close', () => clearInterval(timer));
+    });
+    const port = await listen(trickle);
+    const lines: Record<string, unknown>[] = [];
+    const service = await startTestService({
+      apps: TEST_APPS.map((app) => ({ ...app, callbackUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/cb` })),
+      env: { SOURCE_URL_ALLOW_PRIVATE: '1', DOWNLOAD_MIN_BYTES_PER_S: '100', DOWNLOAD_RATE_WINDOW_MS: '500' },
+      log: createLogger((line) => lines.push(JSON.parse(line))),
+    });
+    try {
+      const id = await register(service, `http://127.0.0.1:${port}/drip.mp4`);
+      await vi.waitFor(() => expect(callbacks.find((c) => c.VideoId === id)).toMatchObject({ VideoStatus: '4' }), { timeout: 15_000 });
+      expect(await status(service, id)).toBe(4);
+      const reason = (await service.context.stores.videos.get(id))!.statusReason;
+      expect(reason).toMatch(/^too-slow: \d+ bytes in the last 500 ms, under the floor of 100 bytes\/s$/);
+      expect(lines.find((line) => line.message === 'processing job failed' && line.videoId === id)).toMatchObject({ kind: 'download', reason });
+    } finally {
+      await service.stop(true);
+      trickle.closeAllConnections();
+      await new Promise((done) => trickle.close(done));
+    }
   });
 });

@@ -258,6 +258,35 @@ describe('downloadSource: limits and failures', () => {
     expect(error.reason).toBe('timeout');
   });
 
+  it('gives up on a source that trickles under the rate floor over a whole window (never silent long enough to be idle), naming rate and window, and keeps one above it', async () => {
+    source.route('/drip', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'video/mp4' });
+      const timer = setInterval(() => res.write('x'), 20);
+      res.on('close', () => clearInterval(timer));
+    });
+    const { error } = await failure(permissive, `${source.origin}/drip`, { minBytesPerS: 1000, rateWindowMs: 300, idleTimeoutMs: 5000 });
+    expect(error.reason).toBe('too-slow');
+    expect(error.message).toMatch(/^too-slow: \d+ bytes in the last 300 ms, under the floor of 1000 bytes\/s$/);
+
+    const part = clip.subarray(0, 2000);
+    source.route('/steady', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'video/mp4' });
+      let sent = 0;
+      const timer = setInterval(() => {
+        res.write(part);
+        if (++sent === 40) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 20);
+      res.on('close', () => clearInterval(timer));
+    });
+    const video = await typeTwoVideo(permissive, `${source.origin}/steady`);
+    // About 100 000 bytes/s against the same floor, over windows of 200 ms for about 800 ms.
+    const name = await downloadSource(permissive.context, video, new AbortController().signal, { minBytesPerS: 1000, rateWindowMs: 200 });
+    expect(readFileSync(join(permissive.dataDir, 'media', video.id, name)).length).toBe(40 * 2000);
+  });
+
   it('fails on an HTTP error status and names it', async () => {
     const { error } = await failure(permissive, `${source.origin}/missing.mp4`);
     expect(error.reason).toBe('http-status');

@@ -37,8 +37,10 @@ async function contextOn(dataDir: string): Promise<ServiceContext> {
   };
 }
 
+const ONE_SLOT = { concurrency: 1, appMaxRunning: 1 };
+
 function startWorker(service: ServiceContext, transcode: JobRunner): ProcessingWorker {
-  const worker = new ProcessingWorker(service, { concurrency: 1, runners: { download: transcode, transcode } });
+  const worker = new ProcessingWorker(service, { pools: { download: ONE_SLOT, transcode: ONE_SLOT }, runners: { download: transcode, transcode } });
   worker.start();
   cleanups.push(() => worker.stop());
   return worker;
@@ -61,7 +63,7 @@ async function twoInstancesAndAJob() {
   const contexts = [await contextOn(dataDir), await contextOn(dataDir)] as const;
   const video = newVideo({ status: VideoStatus.WaitingForTranscoding });
   await contexts[0].stores.videos.insert(video);
-  await contexts[0].stores.jobs.enqueue(video.id, 'transcode', Date.now());
+  await contexts[0].stores.jobs.enqueue({ videoId: video.id, appId: video.appId, kind: 'transcode' }, Date.now());
   return { contexts, video };
 }
 

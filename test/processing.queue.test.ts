@@ -74,7 +74,7 @@ async function crashLeftRunningJob(dataDir: string, status: VideoStatus, attempt
   const videoId = await insertVideo(crashed, status, 'source.mp4');
   await crashed.stores.close();
   const database = await openTestDatabase(dataDir);
-  await database.db.insertInto('jobs').values({ video_id: videoId, kind: 'transcode', state: 'running', attempts, created_at: 0, updated_at: 0 }).execute();
+  await database.db.insertInto('jobs').values({ video_id: videoId, app_id: 'app-a', kind: 'transcode', state: 'running', attempts, created_at: 0, updated_at: 0 }).execute();
   await database.close();
   return videoId;
 }
@@ -150,6 +150,8 @@ describe('jobs survive a stop', () => {
   });
 });
 
+const TWO_SLOTS = { concurrency: 2, appMaxRunning: 2 };
+
 describe('two workers on one database (as two processes would be)', () => {
   it('run every job exactly once, each never more than its concurrency at a time', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ovu-test-'));
@@ -170,7 +172,11 @@ describe('two workers on one database (as two processes would be)', () => {
     for (const id of ids) await enqueueJob(contexts[0]!, id, 'transcode');
 
     const workers = contexts.map(
-      (context, index) => new ProcessingWorker(context, { concurrency: 2, runners: { download: runner(index), transcode: runner(index) } }),
+      (context, index) => new ProcessingWorker(context, {
+          // One app's jobs only here: it may take both slots of each worker.
+          pools: { download: TWO_SLOTS, transcode: TWO_SLOTS },
+          runners: { download: runner(index), transcode: runner(index) },
+        }),
     );
     for (const worker of workers) worker.start();
     try {
@@ -184,5 +190,74 @@ describe('two workers on one database (as two processes would be)', () => {
     for (const context of contexts) await context.stores.close();
     await close();
     rmSync(dataDir, { recursive: true, force: true });
+  });
+});
+
+describe("two workers with the default pools on one database: one app's 100 queued jobs", () => {
+  it("leave each worker a slot, where another app's first job starts at once", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ovu-test-'));
+    const contexts = [await contextOn(dataDir), await contextOn(dataDir)];
+    const started: { worker: number; appId: string }[] = [];
+    const busy = (worker: number): JobRunner => async (_service, video, signal) => {
+      started.push({ worker, appId: video.appId });
+      await new Promise((_done, fail) => signal.addEventListener('abort', () => fail(signal.reason)));
+    };
+    const queue = async (appId: string) => {
+      const video = newVideo({ appId, status: VideoStatus.WaitingForTranscoding });
+      await contexts[0]!.stores.videos.insert(video);
+      await enqueueJob(contexts[0]!, video.id, 'transcode');
+    };
+    const workers = contexts.map((context, index) => new ProcessingWorker(context, { runners: { download: busy(index), transcode: busy(index) } }));
+    try {
+      for (let n = 0; n < 100; n++) await queue('app-a');
+      for (const worker of workers) worker.start();
+      await until(async () => (started.length === 2 ? true : undefined), "app-a's jobs on both workers");
+      await queue('app-b');
+      await until(async () => (started.some((run) => run.appId === 'app-b') ? true : undefined), "app-b's first job");
+      // Each worker ran one of app-a's jobs (its share of 2 slots) and kept the other for app-b.
+      expect(started.filter((run) => run.appId === 'app-a').map((run) => run.worker).sort()).toEqual([0, 1]);
+      expect(started).toHaveLength(3);
+    } finally {
+      for (const worker of workers) await worker.stop();
+      for (const context of contexts) await context.stores.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a worker with the default pools (2 downloads, 2 transcodes, each app 1 of each)', () => {
+  it("keeps one app to its share of the download pool, so another app's download starts beside it, and transcodes run apart", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ovu-test-'));
+    const context = await contextOn(dataDir);
+    const names = new Map<string, string>();
+    const started: string[] = [];
+    // Works until the worker stops it, as a slow download or a long transcode would.
+    const busy: JobRunner = async (_service, video, signal) => {
+      started.push(names.get(video.id)!);
+      await new Promise((_done, fail) => signal.addEventListener('abort', () => fail(signal.reason)));
+    };
+    const queue = async (name: string, appId: string, kind: 'download' | 'transcode') => {
+      const video = newVideo({ appId, status: kind === 'download' ? VideoStatus.WaitingForDownload : VideoStatus.WaitingForTranscoding });
+      await context.stores.videos.insert(video);
+      names.set(video.id, name);
+      await enqueueJob(context, video.id, kind);
+    };
+    const worker = new ProcessingWorker(context, { runners: { download: busy, transcode: busy } });
+    try {
+      for (const name of ['a1', 'a2', 'a3']) await queue(name, 'app-a', 'download');
+      worker.start();
+      await until(async () => (started.length > 0 ? true : undefined), "app-a's first download");
+      await queue('b1', 'app-b', 'download');
+      await until(async () => (started.includes('b1') ? true : undefined), "app-b's download");
+      // app-a's second download never took the pool's other slot: app-b's, queued later, got it.
+      expect(started).toEqual(['a1', 'b1']);
+      await queue('a-transcode', 'app-a', 'transcode');
+      await until(async () => (started.includes('a-transcode') ? true : undefined), "app-a's transcode, beside two downloads");
+      expect(started).toEqual(['a1', 'b1', 'a-transcode']);
+    } finally {
+      await worker.stop();
+      await context.stores.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -81,7 +81,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     };
     // Before any request or worker runs: jobs cut off by the last stop go back to the queue.
     await recoverInterruptedJobs(context);
-    const worker = new ProcessingWorker(context, { concurrency: config.processingConcurrency });
+    const worker = new ProcessingWorker(context);
     const uploads = await createUploadService(context);
     // An upload whose finish hook never ran (crash, kill) is finished before new requests are served.
     await uploads.recheck();

@@ -106,3 +106,31 @@ describe('the S3 settings', () => {
     expect(() => readConfig(env)).not.toThrowError(/wJalrXUtnFEMI/);
   });
 });
+
+describe('the processing pools and the download rate floor', () => {
+  it('default to two downloads and two transcodes, no per-app number (half of each pool), 16 KiB/s over 30 s', () => {
+    expect(readConfig({})).toMatchObject({
+      downloadConcurrency: 2,
+      processingConcurrency: 2,
+      appMaxRunningJobs: undefined,
+      downloadMinBytesPerS: 16_384,
+      downloadRateWindowMs: 30_000,
+    });
+  });
+
+  it('reads DOWNLOAD_CONCURRENCY, APP_MAX_RUNNING_JOBS, DOWNLOAD_MIN_BYTES_PER_S (0 turns it off) and DOWNLOAD_RATE_WINDOW_MS', () => {
+    const env = { DOWNLOAD_CONCURRENCY: '4', APP_MAX_RUNNING_JOBS: '3', DOWNLOAD_MIN_BYTES_PER_S: '0', DOWNLOAD_RATE_WINDOW_MS: '2000' };
+    expect(readConfig(env)).toMatchObject({ downloadConcurrency: 4, appMaxRunningJobs: 3, downloadMinBytesPerS: 0, downloadRateWindowMs: 2000 });
+  });
+
+  it.each([
+    [{ DOWNLOAD_CONCURRENCY: '0' }, 'DOWNLOAD_CONCURRENCY must be between 1 and 64, got 0'],
+    [{ APP_MAX_RUNNING_JOBS: '0' }, 'APP_MAX_RUNNING_JOBS must be between 1 and 64, got 0'],
+    [{ APP_MAX_RUNNING_JOBS: 'half' }, 'APP_MAX_RUNNING_JOBS must be a whole number, got "half"'],
+    [{ DOWNLOAD_MIN_BYTES_PER_S: '16KiB' }, 'DOWNLOAD_MIN_BYTES_PER_S must be a whole number'],
+    [{ DOWNLOAD_RATE_WINDOW_MS: '50' }, 'DOWNLOAD_RATE_WINDOW_MS must be between 100 and 3600000, got 50'],
+  ])('refuses %j', (env, message) => {
+    expect(() => readConfig(env)).toThrowError(ConfigError);
+    expect(() => readConfig(env)).toThrowError(message);
+  });
+});

@@ -35,8 +35,20 @@ export interface ServiceConfig {
   maxUploadBytesSilverlight: number;
   /** Largest tus PATCH body the uploader sends (a proxy in front may cap bodies); 0 sends the file in one request. @default 0 (env `UPLOAD_CHUNK_BYTES`) */
   uploadChunkBytes: number;
-  /** Processing jobs (downloads, transcodes) run at once; each ffmpeg gets cores ÷ this many threads. @default 2 (env `PROCESSING_CONCURRENCY`) */
+  /** Transcodes run at once (the transcode pool); each ffmpeg gets cores ÷ this many threads. @default 2 (env `PROCESSING_CONCURRENCY`) */
   processingConcurrency: number;
+  /**
+   * Server-side downloads run at once (the download pool, apart from the transcodes, so slow
+   * sources never hold a transcode's slot). A download mostly waits on the network, so it needs
+   * no core of its own. @default 2 (env `DOWNLOAD_CONCURRENCY`)
+   */
+  downloadConcurrency: number;
+  /**
+   * Jobs one app may hold at once in each pool of an instance (downloads, transcodes), so one
+   * app's queue or slow sources cannot take every slot. Undefined: half of each pool, at least 1
+   * (docs/processing.md#fair-scheduling). (env `APP_MAX_RUNNING_JOBS`)
+   */
+  appMaxRunningJobs: number | undefined;
   /**
    * How long a running job stays its instance's without a sign of life; the instance renews it
    * every third of this. A job whose instance died is taken up by another once it runs out.
@@ -63,6 +75,15 @@ export interface ServiceConfig {
   downloadTimeoutMs: number;
   /** Longest silence from a source server: connecting, awaiting headers, or between body bytes. @default 30 000 (env `DOWNLOAD_IDLE_TIMEOUT_MS`) */
   downloadIdleTimeoutMs: number;
+  /**
+   * The least a download must bring, on average over every {@link downloadRateWindowMs} from its
+   * first request on; under it the download ends in status 4 (`too-slow`). Catches a source that
+   * trickles just often enough to beat the idle timeout. 0 turns it off. @default 16 384 (env
+   * `DOWNLOAD_MIN_BYTES_PER_S`)
+   */
+  downloadMinBytesPerS: number;
+  /** The sliding window over which {@link downloadMinBytesPerS} is averaged. @default 30 000 (env `DOWNLOAD_RATE_WINDOW_MS`) */
+  downloadRateWindowMs: number;
   /**
    * Lets status callbacks reach loopback and private addresses (checked after DNS, and the
    * checked address is the one connected to). An APPS_FILE entry mistyped or planted would
@@ -233,6 +254,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     maxUploadBytesSilverlight: integer(env, 'MAX_UPLOAD_BYTES_SILVERLIGHT', 6 * GIB, 1, Number.MAX_SAFE_INTEGER),
     uploadChunkBytes: integer(env, 'UPLOAD_CHUNK_BYTES', 0, 0, Number.MAX_SAFE_INTEGER),
     processingConcurrency: integer(env, 'PROCESSING_CONCURRENCY', 2, 1, 64),
+    downloadConcurrency: integer(env, 'DOWNLOAD_CONCURRENCY', 2, 1, 64),
+    appMaxRunningJobs: env.APP_MAX_RUNNING_JOBS ? integer(env, 'APP_MAX_RUNNING_JOBS', 1, 1, 64) : undefined,
     // Below a second, a busy event loop or a slow query could let a working instance lose its job.
     jobLeaseMs: integer(env, 'JOB_LEASE_MS', 60_000, 1_000, 3_600_000),
     ffmpegPath: env.FFMPEG_PATH || 'ffmpeg',
@@ -250,6 +273,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     ),
     downloadTimeoutMs: integer(env, 'DOWNLOAD_TIMEOUT_MS', 3_600_000, 1, 7 * 24 * 3_600_000),
     downloadIdleTimeoutMs: integer(env, 'DOWNLOAD_IDLE_TIMEOUT_MS', 30_000, 1, 3_600_000),
+    downloadMinBytesPerS: integer(env, 'DOWNLOAD_MIN_BYTES_PER_S', 16_384, 0, Number.MAX_SAFE_INTEGER),
+    // Checked every tenth of the window: below 100 ms the checks would cost more than they catch.
+    downloadRateWindowMs: integer(env, 'DOWNLOAD_RATE_WINDOW_MS', 30_000, 100, 3_600_000),
     callbackUrlAllowPrivate: optionalFlag(env, 'CALLBACK_URL_ALLOW_PRIVATE') ?? isLocalUrl(publicAddress),
     callbackMaxAttempts: integer(env, 'CALLBACK_MAX_ATTEMPTS', 10, 1, 100),
     callbackRetryBaseMs: integer(env, 'CALLBACK_RETRY_BASE_MS', 10_000, 1, 3_600_000),

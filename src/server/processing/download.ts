@@ -12,6 +12,7 @@ import { anyAddress, publicAddressesOnly, type AddressPolicy } from '../net/addr
 import { bareHostname, pinnedLookup, systemResolver, vetHost, type Resolver } from '../net/vettedHost';
 import type { Video } from '../storage/videos';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/privateModes';
+import { watchRate } from './rateFloor';
 import { sourceExtension } from './sourceExtension';
 
 /** Why a download failed; the code starts the message that ends up in `status_reason`. */
@@ -23,6 +24,8 @@ export type DownloadFailure =
   | 'http-status'
   | 'too-large'
   | 'timeout'
+  /** The source sent, on average, less than the floor over a whole window (a trickle). */
+  | 'too-slow'
   | 'network'
   | 'storage'
   /** The caller's signal fired (service shutting down): not the source's fault, so the job may be retried. */
@@ -50,6 +53,10 @@ export interface DownloadOptions {
   timeoutMs: number;
   /** Longest silence on the socket. @default config.downloadIdleTimeoutMs */
   idleTimeoutMs: number;
+  /** The least average rate over every `rateWindowMs`, from the first request on; 0 turns it off. @default config.downloadMinBytesPerS */
+  minBytesPerS: number;
+  /** @default config.downloadRateWindowMs */
+  rateWindowMs: number;
   /** Redirects followed; one more fails with `too-many-redirects`. @default 5 (the issue's limit) */
   maxRedirects: number;
   /** Which resolved addresses may be contacted, checked on every hop. @default public only, unless `config.sourceUrlAllowPrivate` */
@@ -63,6 +70,8 @@ function downloadDefaults(config: ServiceConfig): DownloadOptions {
     maxBytes: config.downloadMaxBytes,
     timeoutMs: config.downloadTimeoutMs,
     idleTimeoutMs: config.downloadIdleTimeoutMs,
+    minBytesPerS: config.downloadMinBytesPerS,
+    rateWindowMs: config.downloadRateWindowMs,
     maxRedirects: 5,
     addressPolicy: config.sourceUrlAllowPrivate ? anyAddress : publicAddressesOnly,
     resolve: systemResolver,
@@ -198,7 +207,8 @@ export async function downloadSource(
   const options: DownloadOptions = { ...downloadDefaults(service.config), ...overrides };
   const deadline = AbortSignal.timeout(options.timeoutMs);
   const stalled = new AbortController();
-  const stop = AbortSignal.any([signal, deadline, stalled.signal]);
+  const rate = watchRate(options.minBytesPerS, options.rateWindowMs);
+  const stop = AbortSignal.any([signal, deadline, stalled.signal, rate.signal]);
   const onIdle = () => stalled.abort();
 
   const temp = join(dir, `${TEMP_PREFIX}${randomBytes(8).toString('hex')}${TEMP_SUFFIX}`);
@@ -209,7 +219,7 @@ export async function downloadSource(
     // The file is opened before any byte flows: a write stream opened lazily could create it after
     // a failed pipeline's clean-up below had already run, stranding a .part file.
     const out = await open(temp, 'wx', PRIVATE_FILE_MODE);
-    await pipeline(response, byteLimit(options.maxBytes), out.createWriteStream(), { signal: stop });
+    await pipeline(response, rate.meter(), byteLimit(options.maxBytes), out.createWriteStream(), { signal: stop });
     const name = `source${sourceExtension(visited, response.headers['content-type'])}`;
     await rename(temp, join(dir, name));
     return name;
@@ -219,6 +229,10 @@ export async function downloadSource(
     if (signal.aborted) throw new DownloadError('aborted', 'stopped by the service');
     if (deadline.aborted) throw new DownloadError('timeout', `not finished within ${options.timeoutMs} ms`);
     if (stalled.signal.aborted) throw new DownloadError('timeout', `no data for ${options.idleTimeoutMs} ms`);
+    const slow = rate.shortfall();
+    if (slow) throw new DownloadError('too-slow', `${slow.bytes} bytes in the last ${slow.windowMs} ms, under the floor of ${slow.minBytesPerS} bytes/s`);
     throw asDownloadError(error);
+  } finally {
+    rate.stop();
   }
 }

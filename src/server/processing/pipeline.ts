@@ -20,8 +20,10 @@ import { VideoStatus } from '../storage/videos';
 /** Statuses reported to the app's callback: the ends of processing. */
 export const CALLBACK_STATUSES: readonly VideoStatus[] = [VideoStatus.Normal, VideoStatus.DownloadFailed, VideoStatus.TranscodingFailed];
 
+/** Queues the video's next step under its app, whose share of the pool it counts against. */
 export async function enqueueJob(service: ServiceContext, videoId: string, kind: JobKind, within: Stores = service.stores): Promise<void> {
-  await within.jobs.enqueue(videoId, kind, service.now());
+  const { appId } = (await within.videos.get(videoId))!;
+  await within.jobs.enqueue({ videoId, appId, kind }, service.now());
   within.afterCommit(() => service.signals.emit('jobQueued', videoId));
 }
 
@@ -42,7 +44,7 @@ export async function markSourceStored(
     const from = [VideoStatus.NotUploaded, VideoStatus.Downloading];
     if (!(await tx.videos.transition(videoId, from, VideoStatus.WaitingForTranscoding, '', now))) return false;
     await tx.videos.recordSource(videoId, sourceFile, options.needHandleSpecial ?? false, now);
-    await tx.jobs.enqueue(videoId, 'transcode', now);
+    await tx.jobs.enqueue({ videoId, appId: (await tx.videos.get(videoId))!.appId, kind: 'transcode' }, now);
     return true;
   });
   if (moved) within.afterCommit(() => service.signals.emit('jobQueued', videoId));
@@ -123,10 +125,11 @@ export type RetryOutcome = { retried: JobKind } | { refused: VideoStatus | undef
  */
 export async function retryFailedStep(stores: Stores, videoId: string, now: number): Promise<RetryOutcome> {
   return stores.transaction(async (tx) => {
-    const status = (await tx.videos.get(videoId))?.status;
+    const video = await tx.videos.get(videoId);
+    const status = video?.status;
     const retry = status === VideoStatus.DownloadFailed || status === VideoStatus.TranscodingFailed ? RETRIES[status] : undefined;
-    if (!retry || !(await tx.videos.transition(videoId, [status!], retry.waiting, '', now))) return { refused: status };
-    await tx.jobs.enqueue(videoId, retry.kind, now);
+    if (!video || !retry || !(await tx.videos.transition(videoId, [video.status], retry.waiting, '', now))) return { refused: status };
+    await tx.jobs.enqueue({ videoId, appId: video.appId, kind: retry.kind }, now);
     return { retried: retry.kind };
   });
 }

@@ -4,6 +4,7 @@ import type { Job, JobKind, JobStore } from '../storage/jobs';
 import { VideoStatus, type Video } from '../storage/videos';
 import { downloadSource } from './download';
 import { markProcessed, markSourceStored } from './pipeline';
+import { appsAtShare, jobPools, type JobPool } from './pools';
 import { ProcessLedger } from './processLedger';
 import { removeWorkFolders, transcodeVideo } from './transcode';
 
@@ -21,6 +22,7 @@ const JOB_STEPS: Record<JobKind, JobStep> = {
   download: { waiting: VideoStatus.WaitingForDownload, working: VideoStatus.Downloading, failed: VideoStatus.DownloadFailed },
   transcode: { waiting: VideoStatus.WaitingForTranscoding, working: VideoStatus.Transcoding, failed: VideoStatus.TranscodingFailed },
 };
+const JOB_KINDS = Object.keys(JOB_STEPS) as JobKind[];
 
 const DEFAULT_RUNNERS: Record<JobKind, JobRunner> = {
   async download(service, video, signal) {
@@ -101,8 +103,8 @@ export async function recoverInterruptedJobs(service: ServiceContext): Promise<v
 }
 
 export interface WorkerOptions {
-  /** Jobs run at once. */
-  concurrency: number;
+  /** Each kind's slots on this instance. @default jobPools(service.config) */
+  pools?: Record<JobKind, JobPool>;
   /** @default DEFAULT_RUNNERS */
   runners?: Record<JobKind, JobRunner>;
 }
@@ -113,17 +115,18 @@ class LeaseLostError extends Error {
 }
 
 /**
- * Runs queued jobs from the database, at most `concurrency` at a time. A 'jobQueued' signal
- * wakes it at once; a slow poll covers everything else, and also puts back jobs whose lease ran
- * out (another instance died holding them). Each running job's lease is renewed every third of
- * JOB_LEASE_MS; a job whose lease was taken back meanwhile is aborted and left to its new holder.
- * `stop()` aborts running jobs (their ffmpeg or download is killed) and puts them back in the
- * queue, so the next start, or another instance, resumes them.
+ * Runs queued jobs from the database: each kind in its own pool of slots, of which one app may
+ * hold its share (`pools`), the apps taking turns for the free ones (JobStore.claim). A
+ * 'jobQueued' signal wakes it at once; a slow poll covers everything else, and also puts back
+ * jobs whose lease ran out (another instance died holding them). Each running job's lease is
+ * renewed every third of JOB_LEASE_MS; a job whose lease was taken back meanwhile is aborted and
+ * left to its new holder. `stop()` aborts running jobs (their ffmpeg or download is killed) and
+ * puts them back in the queue, so the next start, or another instance, resumes them.
  */
 export class ProcessingWorker {
   private readonly service: ServiceContext;
   private readonly jobs: JobStore;
-  private readonly concurrency: number;
+  private readonly pools: Record<JobKind, JobPool>;
   private readonly runners: Record<JobKind, JobRunner>;
   private readonly running = new Map<number, { job: Job; controller: AbortController; done: Promise<void> }>();
   private timer: NodeJS.Timeout | undefined;
@@ -137,10 +140,10 @@ export class ProcessingWorker {
   /** No claims before this time: the bucket was unreachable, and jobs would only fail again at once. */
   private pausedUntil = 0;
 
-  constructor(service: ServiceContext, options: WorkerOptions) {
+  constructor(service: ServiceContext, options: WorkerOptions = {}) {
     this.service = service;
     this.jobs = service.stores.jobs;
-    this.concurrency = options.concurrency;
+    this.pools = options.pools ?? jobPools(service.config);
     this.runners = options.runners ?? DEFAULT_RUNNERS;
   }
 
@@ -213,16 +216,24 @@ export class ProcessingWorker {
     });
   };
 
-  /** One fill at a time, so claims never overshoot the concurrency. */
+  /** One fill at a time, so claims never overshoot a pool or an app's share of it. */
   private async fill(): Promise<void> {
     const { service } = this;
     if (service.now() - this.lastSweep >= this.renewEveryMs()) {
       this.lastSweep = service.now();
       await resumeCutOffJobs(service, this.lastSweep);
     }
-    while (this.active && this.running.size < this.concurrency && Date.now() >= this.pausedUntil) {
+    for (const kind of JOB_KINDS) await this.fillPool(kind);
+  }
+
+  private async fillPool(kind: JobKind): Promise<void> {
+    const { service } = this;
+    const pool = this.pools[kind];
+    while (this.active && Date.now() >= this.pausedUntil) {
+      const running = [...this.running.values()].map((entry) => entry.job).filter((job) => job.kind === kind);
+      if (running.length >= pool.concurrency) return;
       const now = service.now();
-      const job = await this.jobs.claim(now, now + service.config.jobLeaseMs);
+      const job = await this.jobs.claim(now, now + service.config.jobLeaseMs, { kind, exceptApps: appsAtShare(running, pool) });
       if (!job) return;
       if (!this.active) {
         // Stopped while claiming: the job goes back untouched for the next start.

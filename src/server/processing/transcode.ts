@@ -31,7 +31,7 @@ class TranscodeSupersededError extends Error {
   override readonly name = 'TranscodeSupersededError';
 }
 
-/** Jobs run side by side; each ffmpeg gets its share of the cores, so they do not fight over them. */
+/** Transcodes run side by side (the transcode pool; downloads take no cores); each ffmpeg gets its share of the cores, so they do not fight over them. */
 function ffmpegThreads(concurrency: number): number {
   return Math.max(1, Math.floor(availableParallelism() / concurrency));
 }

@@ -12,6 +12,8 @@ export type JobKind = 'download' | 'transcode';
 export interface Job {
   id: number;
   videoId: string;
+  /** The video's app: the pools are shared out among apps. */
+  appId: string;
   kind: JobKind;
   state: 'queued' | 'running' | 'done' | 'failed';
   /** Starts so far, the running one included; with `id`, it names one claim. */
@@ -29,6 +31,7 @@ function toJob(row: JobRow): Job {
   return {
     id: row.id,
     videoId: row.video_id,
+    appId: row.app_id,
     kind: row.kind,
     state: row.state,
     attempts: row.attempts,
@@ -49,6 +52,14 @@ export interface JobFence {
   expiredBefore?: number;
 }
 
+/** Which queued jobs a claim may take. */
+export interface ClaimScope {
+  /** Only jobs of this kind (one pool's); any kind when absent. */
+  kind?: JobKind;
+  /** Apps whose jobs are passed over: those already holding their share of the claimer's pool. */
+  exceptApps?: readonly string[];
+}
+
 /** The owner of the `jobs` table. */
 export class JobStore {
   constructor(
@@ -57,33 +68,54 @@ export class JobStore {
   ) {}
 
   /** A video has at most one active job of a kind (a partial unique index): a second is a no-op. */
-  async enqueue(videoId: string, kind: JobKind, now: number): Promise<void> {
+  async enqueue(job: { videoId: string; appId: string; kind: JobKind }, now: number): Promise<void> {
     await this.db
       .insertInto('jobs')
-      .values({ video_id: videoId, kind, created_at: now, updated_at: now })
+      .values({ video_id: job.videoId, app_id: job.appId, kind: job.kind, created_at: now, updated_at: now })
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
 
   /**
-   * Takes the oldest queued job and marks it running, held until `leaseUntil`, or returns
-   * undefined when none waits. One statement, so two workers (in two processes, or two instances
-   * on one PostgreSQL) cannot claim the same job; on PostgreSQL a row another claim holds is
-   * skipped, not waited for.
+   * Takes a queued job in `scope` and marks it running, held until `leaseUntil`, or returns
+   * undefined when none waits. Apps take turns: the job is the oldest of the app that has the
+   * fewest jobs of its kind running (on every instance), and of apps running as many, the one
+   * whose last claim of that kind is the oldest (or that was never claimed); so one app's long
+   * queue waits behind every other app's next job. One statement, so two workers (in two
+   * processes, or two instances on one PostgreSQL) cannot claim the same job; on PostgreSQL a
+   * row another claim holds is skipped, not waited for (two claims at the same instant may then
+   * both serve one app: the turns are fair between claims, not within one).
    */
-  async claim(now: number, leaseUntil: number): Promise<Job | undefined> {
+  async claim(now: number, leaseUntil: number, scope: ClaimScope = {}): Promise<Job | undefined> {
+    const exceptApps = scope.exceptApps ?? [];
+    const next = this.db
+      .selectFrom('jobs as queued')
+      .select('queued.id')
+      .where('queued.state', '=', 'queued')
+      .$if(scope.kind !== undefined, (qb) => qb.where('queued.kind', '=', scope.kind!))
+      .$if(exceptApps.length > 0, (qb) => qb.where('queued.app_id', 'not in', exceptApps))
+      .orderBy((eb) =>
+        eb
+          .selectFrom('jobs as running')
+          .select((inner) => inner.fn.countAll().as('n'))
+          .whereRef('running.kind', '=', 'queued.kind')
+          .whereRef('running.app_id', '=', 'queued.app_id')
+          .where('running.state', '=', 'running'),
+      )
+      .orderBy((eb) =>
+        eb
+          .selectFrom('jobs as claimed')
+          .select((inner) => inner.fn.max('claimed.claimed_at').as('last'))
+          .whereRef('claimed.kind', '=', 'queued.kind')
+          .whereRef('claimed.app_id', '=', 'queued.app_id'),
+      )
+      .orderBy('queued.id')
+      .limit(1)
+      .$if(this.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
     const row = await this.db
       .updateTable('jobs')
-      .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), lease_until: leaseUntil, updated_at: now }))
-      .where('id', '=', (eb) =>
-        eb
-          .selectFrom('jobs')
-          .select('id')
-          .where('state', '=', 'queued')
-          .orderBy('id')
-          .limit(1)
-          .$if(this.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked()),
-      )
+      .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), lease_until: leaseUntil, claimed_at: now, updated_at: now }))
+      .where('id', '=', next)
       .where('state', '=', 'queued')
       .returningAll()
       .executeTakeFirst();

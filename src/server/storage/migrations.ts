@@ -137,5 +137,17 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('jobs').addColumn('lease_until', big, (c) => c.notNull().defaultTo(0)).execute();
       },
     },
+    '0005_fair_jobs': {
+      async up(db) {
+        // Claims share each pool out among apps (docs/processing.md#fair-scheduling): a job carries
+        // its video's app, and when it was last claimed, so that apps take turns.
+        await db.schema.alterTable('jobs').addColumn('app_id', 'text', (c) => c.notNull().defaultTo('')).execute();
+        await db.schema.alterTable('jobs').addColumn('claimed_at', big, (c) => c.notNull().defaultTo(0)).execute();
+        await sql`UPDATE jobs SET app_id = COALESCE((SELECT app_id FROM videos WHERE videos.id = jobs.video_id), '')`.execute(db);
+        // An app's running jobs of a kind, and its last claim of that kind, are each one index range.
+        await db.schema.createIndex('jobs_by_app').on('jobs').columns(['kind', 'app_id', 'state']).execute();
+        await db.schema.createIndex('jobs_app_turns').on('jobs').columns(['kind', 'app_id', 'claimed_at']).execute();
+      },
+    },
   };
 }

@@ -46,6 +46,10 @@ export interface Schema {
     created_at: number;
     updated_at: number;
     lease_until: Generated<number>;
+    /** The video's app, copied at enqueue: claims share the pools out by it. */
+    app_id: string;
+    /** When the job was last claimed (milliseconds since 1970), 0 before that: apps take turns by it. */
+    claimed_at: Generated<number>;
   };
   callbacks: {
     id: Generated<number>;

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startPostgres, type TestPostgres } from '../../../test/support/postgres';
 import { newVideo } from '../../../test/support/videos';
 import { openDatabase } from './db';
+import type { ClaimScope, JobKind } from './jobs';
 import { openStores, type ServiceStores } from './stores';
 import { VideoStatus, type NewVideo } from './videos';
 
@@ -165,8 +166,8 @@ describe.each(['sqlite', 'postgres'] as const)('stores on %s', (dialect) => {
     it('queues one active job per video and kind, and hands each queued job to one claim only', async () => {
       for (let n = 1; n <= 6; n++) {
         await stores.videos.insert(video(n));
-        await stores.jobs.enqueue(`video-${n}`, 'transcode', 10);
-        await stores.jobs.enqueue(`video-${n}`, 'transcode', 11);
+        await stores.jobs.enqueue({ videoId: `video-${n}`, appId: 'app-a', kind: 'transcode' }, 10);
+        await stores.jobs.enqueue({ videoId: `video-${n}`, appId: 'app-a', kind: 'transcode' }, 11);
       }
       const claims = await Promise.all(Array.from({ length: 10 }, () => stores.jobs.claim(20, 1_000)));
       const claimed = claims.filter((job) => job !== undefined);
@@ -184,7 +185,7 @@ describe.each(['sqlite', 'postgres'] as const)('stores on %s', (dialect) => {
 
     it('lets a job whose lease ran out be taken back, but not one its holder renewed meanwhile', async () => {
       await stores.videos.insert(video(1));
-      await stores.jobs.enqueue('video-1', 'download', 10);
+      await stores.jobs.enqueue({ videoId: 'video-1', appId: 'app-a', kind: 'download' }, 10);
       const held = (await stores.jobs.claim(10, 100))!;
       const [seen] = await stores.jobs.expired(150);
       expect(seen).toMatchObject({ id: held.id, leaseUntil: 100 });
@@ -196,6 +197,64 @@ describe.each(['sqlite', 'postgres'] as const)('stores on %s', (dialect) => {
       const [dead] = await stores.jobs.expired(400);
       const takers = await Promise.all([0, 1].map(() => stores.jobs.requeue(dead!, 400, { expiredBefore: 400 })));
       expect(takers.sort()).toEqual([false, true]);
+    });
+  });
+
+  describe('JobStore: fair claims', () => {
+    /** Queues a job of `kind` for each of `names` (`<app>:<n>`, e.g. `b:2` is app-b's video b-2), in that order. */
+    async function queue(kind: JobKind, ...names: string[]) {
+      for (const name of names) {
+        const [app, n] = name.split(':');
+        const id = `${app}-${n}-${kind}`;
+        await stores.videos.insert(newVideo({ id, appId: `app-${app}` }));
+        await stores.jobs.enqueue({ videoId: id, appId: `app-${app}`, kind }, 1);
+      }
+    }
+    /** The short name of the job a claim at `now` takes (`a:1`), or undefined. */
+    async function claimAt(now: number, scope: ClaimScope = { kind: 'transcode' }) {
+      const job = await stores.jobs.claim(now, now + 60_000, scope);
+      return job && { job, name: `${job.appId.slice(4)}:${job.videoId.split('-')[1]}` };
+    }
+
+    it("makes apps take turns: one app's long queue waits behind every other app's next job", async () => {
+      await queue('transcode', 'a:1', 'a:2', 'a:3', 'a:4', 'b:1', 'b:2', 'c:1');
+      // One slot: each job is finished before the next claim, so no app has a job running.
+      const order: string[] = [];
+      for (let now = 10; ; now++) {
+        const claimed = await claimAt(now);
+        if (!claimed) break;
+        order.push(claimed.name);
+        expect(await stores.jobs.finish(claimed.job, 'done', '', now)).toBe(true);
+      }
+      expect(order).toEqual(['a:1', 'b:1', 'c:1', 'a:2', 'b:2', 'a:3', 'a:4']);
+    });
+
+    it('serves the app with the fewest jobs running first, even when its last claim is the newest', async () => {
+      await queue('transcode', 'a:1', 'a:2', 'a:3', 'b:1', 'b:2');
+      expect((await claimAt(10))!.name).toBe('a:1');
+      expect((await claimAt(11, { kind: 'transcode', exceptApps: ['app-b'] }))!.name).toBe('a:2');
+      const b1 = (await claimAt(12))!;
+      expect(b1.name).toBe('b:1');
+      await stores.jobs.finish(b1.job, 'done', '', 13);
+      // app-a: 2 running, last claim 11; app-b: none running, last claim 12 → app-b.
+      expect((await claimAt(14))!.name).toBe('b:2');
+      expect((await claimAt(15))!.name).toBe('a:3');
+    });
+
+    it('passes over the apps it is told hold their share, and the jobs of the other pool', async () => {
+      await queue('transcode', 'a:1', 'a:2');
+      await queue('download', 'b:1');
+      expect(await claimAt(10, { kind: 'transcode', exceptApps: ['app-a'] })).toBeUndefined();
+      expect((await claimAt(11, { kind: 'download', exceptApps: ['app-a'] }))!.name).toBe('b:1');
+      expect(await claimAt(12, { kind: 'download' })).toBeUndefined();
+      expect((await claimAt(13, { kind: 'transcode', exceptApps: ['app-b', 'app-c'] }))!.name).toBe('a:1');
+    });
+
+    it('hands each job to one claim only when several claim at once across apps', async () => {
+      await queue('download', 'a:1', 'a:2', 'a:3', 'b:1', 'b:2', 'c:1');
+      const claims = await Promise.all(Array.from({ length: 10 }, () => stores.jobs.claim(20, 1_000, { kind: 'download' })));
+      const ids = claims.filter((job) => job !== undefined).map((job) => job.videoId);
+      expect(ids.sort()).toEqual(['a-1-download', 'a-2-download', 'a-3-download', 'b-1-download', 'b-2-download', 'c-1-download']);
     });
   });
 
@@ -240,7 +299,7 @@ describe('upgrading a SQLite database of schema version 1', () => {
     await (await openStores({ dataDir: dir, databaseUrl: undefined })).close();
     // What version 1 left: its index, no counts, its version in user_version only, and videos of two users.
     const db = openDatabase(dir);
-    db.exec(`DROP TABLE video_counts; DROP TABLE settings; ALTER TABLE jobs DROP COLUMN lease_until; DROP TABLE kysely_migration; DROP TABLE kysely_migration_lock; DROP INDEX videos_by_user;
+    db.exec(`DROP TABLE video_counts; DROP TABLE settings; DROP INDEX jobs_by_app; DROP INDEX jobs_app_turns; ALTER TABLE jobs DROP COLUMN app_id; ALTER TABLE jobs DROP COLUMN claimed_at; ALTER TABLE jobs DROP COLUMN lease_until; DROP TABLE kysely_migration; DROP TABLE kysely_migration_lock; DROP INDEX videos_by_user;
       CREATE INDEX videos_by_user ON videos (app_id, create_user, created_at DESC); PRAGMA user_version = 1`);
     const add = db.prepare(
       `INSERT INTO videos (id, app_id, title, create_user, source_get_type, status, created_at, updated_at) VALUES (?, 'app-a', 't', ?, 1, 8, ?, 0)`,
