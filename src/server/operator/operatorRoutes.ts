@@ -7,7 +7,8 @@ import type { Route } from '../http/router';
 import { PROJECT_ROOT, PROJECT_VERSION } from '../project';
 import { REVALIDATE, staticFile } from '../static/staticFiles';
 import { landingPage } from './landingPage';
-import { readinessChecker } from './readiness';
+import { carriesOpsToken } from './opsAuth';
+import { publicChecks, readinessChecker, type ReadinessReport } from './readiness';
 
 export interface OperatorOptions {
   /** The demo app's address, linked from the landing page under `npm run demo`. */
@@ -23,6 +24,14 @@ function sendHtml(res: ServerResponse, html: string): void {
     'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
   });
   res.end(html);
+}
+
+/**
+ * The /readyz reply: 200 or 503, and per part 'ok' or 'failing'; to an operator (`detailed`), why
+ * a part fails, which may name hosts, the bucket and error codes.
+ */
+export function sendReadiness(res: ServerResponse, report: ReadinessReport, detailed: boolean): void {
+  sendJson(res, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', checks: detailed ? report.details : publicChecks(report) });
 }
 
 /** What an operator, a load balancer or a curious browser asks for: `/`, `/healthz`, `/readyz`, `/README.md`. */
@@ -41,15 +50,15 @@ export function operatorRoutes(service: ServiceContext, options: OperatorOptions
     {
       method: 'GET',
       path: '/readyz',
-      handler: async ({ res }) => {
+      handler: async ({ req, res }) => {
         const report = await readiness();
         // Said once per change, not on every probe of a load balancer.
         if (report.ready !== wasReady) {
-          if (report.ready) service.log.info('ready again', { checks: report.checks });
-          else service.log.warn('not ready', { checks: report.checks });
+          if (report.ready) service.log.info('ready again', { checks: report.details });
+          else service.log.warn('not ready', { checks: report.details });
           wasReady = report.ready;
         }
-        sendJson(res, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', checks: report.checks });
+        sendReadiness(res, report, carriesOpsToken(req, service.config.ops.token));
       },
     },
     { method: 'GET', path: '/README.md', handler: staticFile(readme, { crossOrigin: false, missingHint: '', cacheControl: REVALIDATE }) },
