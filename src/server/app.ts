@@ -7,9 +7,10 @@ import { settlePublicUrl, type ServiceConfig } from './config';
 import type { ServiceContext } from './context';
 import { ApiError, isApiError } from './errors';
 import { sendApiError } from './http/reply';
+import { requestIdOf, REQUEST_ID_HEADER } from './http/requestId';
 import { logRequest } from './http/requestLog';
 import { matchRoute, requestUrl, type Route } from './http/router';
-import { createLogger, type Logger } from './log';
+import { createLogger, withLogFields, type Logger } from './log';
 import { openMediaFiles, type MediaFiles } from './media/mediaFiles';
 import { enqueueJob } from './processing/pipeline';
 import { ProcessingWorker, recoverInterruptedJobs } from './processing/queue';
@@ -90,14 +91,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       operator: { demoUrl: options.demoUrl },
     });
 
-    handle = async (req, res) => {
-      const logEntry = logRequest(log, req, res);
+    const serve = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {
+      const logEntry = logRequest(log, req, res, requestId);
       const url = requestUrl(req.url);
       try {
         if (!url) throw new ApiError('INVALID_PARAMETER', 'the request target is not a valid URL');
         const route = matchRoute(routes, req.method ?? 'GET', url.pathname);
         logEntry.route = route.path;
-        await route.handler({ req, res, url });
+        await route.handler({ req, res, url, requestId });
       } catch (error) {
         const unavailable = !isApiError(error) && isDatabaseUnavailable(error);
         const bucketLost = !isApiError(error) && isBucketUnavailable(error);
@@ -113,6 +114,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         req.resume();
         sendApiError(res, apiError);
       }
+    };
+    // Every reply carries the id, whoever writes its head (our replies, tus, static files): they
+    // all merge the headers set here.
+    handle = (req, res) => {
+      const requestId = requestIdOf(req.headers);
+      res.setHeader(REQUEST_ID_HEADER, requestId);
+      return withLogFields({ requestId }, () => serve(req, res, requestId));
     };
     for (const [req, res] of early.splice(0)) handle(req, res);
     worker.start();

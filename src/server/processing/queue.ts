@@ -181,7 +181,7 @@ export class ProcessingWorker {
           else if (!entry.controller.signal.aborted) entry.controller.abort(new LeaseLostError('its lease ran out and another instance took the job back'));
         },
         // Unrenewed, the lease runs out and another instance resumes the job; this one then stops it.
-        (error: unknown) => service.log.warn('processing job lease not renewed', { jobId: entry.job.id, error: String(error) }),
+        (error: unknown) => service.log.warn('processing job lease not renewed', { jobId: entry.job.id, videoId: entry.job.videoId, error: String(error) }),
       );
     }
   };

@@ -25,7 +25,7 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
       return [];
     }
   };
-  return async ({ req, res, url }) => {
+  return async ({ req, res, url, requestId }) => {
     const params = new Params(url.searchParams);
     try {
       const request = await validatePageRequest(service, params, req.headers['accept-language']);
@@ -51,7 +51,7 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
     } catch (error) {
       // The page is framed by the host: whatever failed (a disk error, say), it shows the error page, never JSON.
       if (!isApiError(error)) service.log.error('upload page failed', { error: String((error as Error)?.stack ?? error) });
-      sendErrorPage(res, isApiError(error) ? error : new ApiError('INTERNAL'), notifyTarget(service, params), errorPageLook(params, req.headers['accept-language']), stylesOrNone());
+      sendErrorPage(res, isApiError(error) ? error : new ApiError('INTERNAL'), notifyTarget(service, params), errorPageLook(params, req.headers['accept-language']), stylesOrNone(), requestId);
     }
   };
 }
