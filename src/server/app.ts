@@ -12,6 +12,9 @@ import { logRequest } from './http/requestLog';
 import { matchRoute, requestUrl, type Route } from './http/router';
 import { createLogger, withLogFields, type Logger } from './log';
 import { openMediaFiles, type MediaFiles } from './media/mediaFiles';
+import { metricsFor } from './operator/metrics';
+import { opsListenerRoutes, readinessProbe } from './operator/operatorRoutes';
+import { startOpsListener, type OpsListener } from './operator/opsListener';
 import { enqueueJob } from './processing/pipeline';
 import { ProcessingWorker, recoverInterruptedJobs } from './processing/queue';
 import { apiRoutes } from './routes';
@@ -36,6 +39,8 @@ export interface RunningService {
   server: Server;
   /** The bound address, e.g. http://127.0.0.1:8080 (differs from PUBLIC_URL behind a proxy). */
   address: string;
+  /** The operator's listener (OPS_PORT), when set: /metrics and the detailed /readyz without a token. */
+  opsAddress: string | undefined;
   close(): Promise<void>;
 }
 
@@ -63,6 +68,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
   let stores: ServiceStores | undefined;
   let files: MediaFiles | undefined;
+  let ops: OpsListener | undefined;
   try {
     stores = await openStores(config);
     const now = options.now ?? Date.now;
@@ -75,6 +81,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       files,
       log,
       signals: new ServiceSignals(),
+      metrics: metricsFor({ stores, config, log, now }),
       now,
     };
     // Before any request or worker runs: jobs cut off by the last stop go back to the queue.
@@ -83,16 +90,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const uploads = await createUploadService(context);
     // An upload whose finish hook never ran (crash, kill) is finished before new requests are served.
     await uploads.recheck();
+    const readiness = readinessProbe(context);
     const routes: Route[] = apiRoutes(context, {
       onRegistered: async (tx, videoId, sourceGetType) => {
         if (sourceGetType === 2) await enqueueJob(context, videoId, 'download', tx);
       },
       uploads,
-      operator: { demoUrl: options.demoUrl },
+      operator: { demoUrl: options.demoUrl, readiness },
     });
 
     const serve = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {
       const logEntry = logRequest(log, req, res, requestId);
+      context.metrics.timeRequest(res, () => logEntry.route);
       const url = requestUrl(req.url);
       try {
         if (!url) throw new ApiError('INVALID_PARAMETER', 'the request target is not a valid URL');
@@ -122,19 +131,23 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       res.setHeader(REQUEST_ID_HEADER, requestId);
       return withLogFields({ requestId }, () => serve(req, res, requestId));
     };
+    if (config.ops.port !== undefined) ops = await startOpsListener(context, opsListenerRoutes(context, readiness));
     for (const [req, res] of early.splice(0)) handle(req, res);
     worker.start();
     const callbacks = startCallbackDelivery(context);
     const opened = stores;
     const openedFiles = files;
+    const openedOps = ops;
 
     return {
       context,
       server,
       address,
+      opsAddress: ops?.address,
       async close() {
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));
+        await openedOps?.close();
         await uploads.close();
         // Running jobs are aborted and re-queued before the database closes under them.
         await worker.stop();
@@ -146,6 +159,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   } catch (error) {
     server.closeAllConnections();
     server.close();
+    await ops?.close();
     await stores?.close();
     files?.close();
     throw error;
