@@ -1,9 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TICKET_HEADER } from '../src/shared/uploadPage';
 import type { AppRecord } from '../src/server/auth/apps';
 import { silentLogger } from '../src/server/log';
 import { ServiceMetrics } from '../src/server/operator/metrics';
@@ -13,7 +14,7 @@ import { databaseUrlFor } from './support/database';
 import { makeTestVideo } from './support/media';
 import { startTestService, TEST_APPS, type TestService } from './support/service';
 import { newVideo } from './support/videos';
-import { openUploader, registerVideo, uploadWithClient } from './uploadHelpers';
+import { openUploader, registerVideo, tusCreate, uploadWithClient } from './uploadHelpers';
 
 const OPS_TOKEN = 'ops-token-0123456789abcdef';
 const bearer = { Authorization: `Bearer ${OPS_TOKEN}` };
@@ -119,6 +120,7 @@ describe('GET /metrics', () => {
     expect(Object.fromEntries([...values].filter(([name]) => /^ovu_(uploads|upload_bytes|callbacks|jobs|ffmpeg)/.test(name)))).toEqual({
       'ovu_uploads_created_total{app_id="app-a"}': 1,
       'ovu_uploads_completed_total{app_id="app-a"}': 1,
+      'ovu_uploads_in_progress{app_id="app-a"}': 0,
       'ovu_upload_bytes_received_total{app_id="app-a"}': clip.length,
       'ovu_callbacks_sent_total{app_id="app-a"}': 2,
       'ovu_callbacks_failed_total{app_id="app-b"}': 1,
@@ -143,6 +145,26 @@ describe('GET /metrics', () => {
     // No label names a video, a user, a path or a URL.
     for (const unbounded of [uploaded, downloaded, missing, source, accepting, service.dataDir, 'createUser']) expect(text).not.toContain(unbounded);
   }, 120_000);
+
+  it('counts a PATCH being received as an upload in progress, and its bytes as they arrive', async () => {
+    const service = await start();
+    const boot = await openUploader(service, await registerVideo(service));
+    const uploadUrl = (await tusCreate(boot.tusEndpoint, boot.ticket, 1000)).headers.get('location')!;
+    const patch = request(uploadUrl, {
+      method: 'PATCH',
+      headers: { 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream', 'Content-Length': '1000', [TICKET_HEADER]: boot.ticket },
+    });
+    patch.on('error', () => {});
+    patch.write(Buffer.alloc(400));
+    const { values } = await until(
+      () => scrape(service.address),
+      ({ values }) => values.get('ovu_upload_bytes_received_total{app_id="app-a"}') === 400,
+      'the first bytes',
+    );
+    expect(values.get('ovu_uploads_in_progress{app_id="app-a"}')).toBe(1);
+    patch.destroy();
+    await until(() => scrape(service.address), ({ values }) => values.get('ovu_uploads_in_progress{app_id="app-a"}') === 0, 'the PATCH to end');
+  });
 
   it('answers 401 without the OPS_TOKEN Bearer, and to everyone when OPS_TOKEN is unset', async () => {
     const service = await start();

@@ -63,6 +63,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly uploadsInProgress = new Gauge({
+    name: 'ovu_uploads_in_progress',
+    help: 'tus PATCH requests this instance is receiving now, per app.',
+    labelNames: ['app_id'] as const,
+    registers: [this.registry],
+  });
+
   readonly uploadBytes = new Counter({
     name: 'ovu_upload_bytes_received_total',
     help: 'Bytes of tus PATCH bodies received, per app.',
