@@ -84,13 +84,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       metrics: metricsFor({ stores, config, log, now }),
       now,
     };
+    const readiness = readinessProbe(context);
+    // Bound before anything else starts, so a port taken fails the start with nothing to stop.
+    if (config.ops.port !== undefined) ops = await startOpsListener(context, opsListenerRoutes(context, readiness));
     // Before any request or worker runs: jobs cut off by the last stop go back to the queue.
     await recoverInterruptedJobs(context);
     const worker = new ProcessingWorker(context, { concurrency: config.processingConcurrency });
     const uploads = await createUploadService(context);
     // An upload whose finish hook never ran (crash, kill) is finished before new requests are served.
     await uploads.recheck();
-    const readiness = readinessProbe(context);
     const routes: Route[] = apiRoutes(context, {
       onRegistered: async (tx, videoId, sourceGetType) => {
         if (sourceGetType === 2) await enqueueJob(context, videoId, 'download', tx);
@@ -131,7 +133,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       res.setHeader(REQUEST_ID_HEADER, requestId);
       return withLogFields({ requestId }, () => serve(req, res, requestId));
     };
-    if (config.ops.port !== undefined) ops = await startOpsListener(context, opsListenerRoutes(context, readiness));
     for (const [req, res] of early.splice(0)) handle(req, res);
     worker.start();
     const callbacks = startCallbackDelivery(context);
