@@ -23,6 +23,7 @@ const SERVICE_SCALED = [
   'test/callback.test.ts',
   'test/download.test.ts',
   'test/download.service.test.ts',
+  'test/metrics.test.ts',
   'test/processing.lease.test.ts',
   'test/processing.test.ts',
   'test/processing.queue.test.ts',

@@ -4,6 +4,8 @@ import { createLogger } from '../src/server/log';
 import { PROJECT_VERSION } from '../src/server/project';
 import { TEST_APPS, startTestService, type TestService } from './support/service';
 
+const OPS_TOKEN = 'ops-token-0123456789abcdef';
+
 /** The endpoints an operator, a load balancer or someone typing the address into a browser meets. */
 const services: TestService[] = [];
 afterEach(async () => {
@@ -51,27 +53,46 @@ describe('GET /healthz and /readyz', () => {
     expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', checks: { database: 'ok', storage: 'ok', ffmpeg: 'ok' } }]);
   });
 
-  it('names a missing ffmpeg without its path', async () => {
-    const service = await start({ config: { ffmpegPath: '/nonexistent/bin/ffmpeg' } });
+  it('names a missing ffmpeg without its path, and the reason only to the holder of OPS_TOKEN', async () => {
+    const service = await start({ config: { ffmpegPath: '/nonexistent/bin/ffmpeg' }, env: { OPS_TOKEN } });
     const res = await fetch(`${service.address}/readyz`);
-    const text = await res.text();
     expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: 'not ready', checks: { database: 'ok', storage: 'ok', ffmpeg: 'failing' } });
+    const detailed = await fetch(`${service.address}/readyz`, { headers: { Authorization: `Bearer ${OPS_TOKEN}` } });
+    const text = await detailed.text();
+    expect(detailed.status).toBe(503);
     expect(JSON.parse(text)).toEqual({ status: 'not ready', checks: { database: 'ok', storage: 'ok', ffmpeg: 'FFMPEG_PATH not found' } });
     expect(text).not.toContain('/nonexistent');
   });
 
-  it('reports a removed DATA_DIR as not ready, says so once in the log, and keeps running', async () => {
+  it('says only ok or failing per part without the token, and the details go to the log', async () => {
     const lines: string[] = [];
-    const service = await start({ log: createLogger((line) => lines.push(line)) });
+    const service = await start({ log: createLogger((line) => lines.push(line)), env: { OPS_TOKEN } });
     rmSync(service.dataDir, { recursive: true, force: true });
-    const res = await fetch(`${service.address}/readyz`);
-    const body = await res.json();
-    expect(res.status).toBe(503);
-    expect(body.checks).toEqual({ database: 'the database file is missing from DATA_DIR', storage: 'DATA_DIR is not writable (ENOENT)', ffmpeg: 'ok' });
+    const details = { database: 'the database file is missing from DATA_DIR', storage: 'DATA_DIR is not writable (ENOENT)', ffmpeg: 'ok' };
+    const wrong: Record<string, string>[] = [{}, { Authorization: `Bearer ${OPS_TOKEN}x` }, { Authorization: OPS_TOKEN }, { Authorization: `Basic ${OPS_TOKEN}` }];
+    for (const headers of wrong) {
+      const res = await fetch(`${service.address}/readyz`, { headers });
+      const text = await res.text();
+      expect(res.status).toBe(503);
+      expect(JSON.parse(text)).toEqual({ status: 'not ready', checks: { database: 'failing', storage: 'failing', ffmpeg: 'ok' } });
+      expect(text).not.toContain('DATA_DIR');
+    }
+    const detailed = await fetch(`${service.address}/readyz`, { headers: { Authorization: `Bearer ${OPS_TOKEN}` } });
+    const body = await detailed.json();
+    expect([detailed.status, body.checks]).toEqual([503, details]);
     expect(JSON.stringify(body)).not.toContain(service.dataDir);
     expect((await fetch(`${service.address}/healthz`)).status).toBe(200);
-    expect((await fetch(`${service.address}/readyz`)).status).toBe(503);
     const notReady = lines.map((line) => JSON.parse(line)).filter((line) => line.message === 'not ready');
-    expect(notReady).toEqual([expect.objectContaining({ level: 'warn', checks: body.checks })]);
+    expect(notReady).toEqual([expect.objectContaining({ level: 'warn', checks: details })]);
+  });
+
+  it('gives the details to no one over HTTP when OPS_TOKEN is unset', async () => {
+    const service = await start();
+    rmSync(service.dataDir, { recursive: true, force: true });
+    for (const token of ['', 'undefined', OPS_TOKEN]) {
+      const res = await fetch(`${service.address}/readyz`, { headers: { Authorization: `Bearer ${token}` } });
+      expect([res.status, (await res.json()).checks]).toEqual([503, { database: 'failing', storage: 'failing', ffmpeg: 'ok' }]);
+    }
   });
 });

@@ -6,6 +6,7 @@ import { createAppRegistry } from '../src/server/auth/apps';
 import { readConfig } from '../src/server/config';
 import type { ServiceContext } from '../src/server/context';
 import { silentLogger } from '../src/server/log';
+import { metricsFor } from '../src/server/operator/metrics';
 import { markProcessed } from '../src/server/processing/pipeline';
 import { ProcessingWorker, type JobRunner } from '../src/server/processing/queue';
 import { ServiceSignals } from '../src/server/signals';
@@ -26,13 +27,15 @@ afterEach(async () => {
 async function contextOn(dataDir: string): Promise<ServiceContext> {
   const stores = await openStores({ dataDir, databaseUrl: await databaseUrlFor(dataDir) });
   cleanups.push(() => stores.close());
+  const config = readConfig({ DATA_DIR: dataDir, JOB_LEASE_MS: String(LEASE_MS) });
   return {
-    config: readConfig({ DATA_DIR: dataDir, JOB_LEASE_MS: String(LEASE_MS) }),
+    config,
     apps: createAppRegistry(TEST_APPS),
     stores,
     files: diskFiles(dataDir),
     log: silentLogger,
     signals: new ServiceSignals(),
+    metrics: metricsFor({ stores, config, log: silentLogger, now: Date.now }),
     now: Date.now,
   };
 }

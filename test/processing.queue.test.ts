@@ -9,6 +9,7 @@ import type { ServiceContext } from '../src/server/context';
 import { silentLogger } from '../src/server/log';
 import { diskFiles } from '../src/server/media/diskFiles';
 import { enqueueJob, markProcessed, markSourceStored } from '../src/server/processing/pipeline';
+import { metricsFor } from '../src/server/operator/metrics';
 import { MAX_JOB_ATTEMPTS, ProcessingWorker, type JobRunner } from '../src/server/processing/queue';
 import { ServiceSignals } from '../src/server/signals';
 import type { Schema } from '../src/server/storage/schema';
@@ -30,13 +31,16 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A service context on its own database connection, as a second process would have. */
 async function contextOn(dataDir: string): Promise<ServiceContext> {
+  const config = readConfig({ DATA_DIR: dataDir });
+  const stores = await openStores({ dataDir, databaseUrl: await databaseUrlFor(dataDir) });
   return {
-    config: readConfig({ DATA_DIR: dataDir }),
+    config,
     apps: createAppRegistry(TEST_APPS),
-    stores: await openStores({ dataDir, databaseUrl: await databaseUrlFor(dataDir) }),
+    stores,
     files: diskFiles(dataDir),
     log: silentLogger,
     signals: new ServiceSignals(),
+    metrics: metricsFor({ stores, config, log: silentLogger, now: Date.now }),
     now: Date.now,
   };
 }

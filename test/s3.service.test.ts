@@ -16,10 +16,11 @@ import { makeTestVideo } from './support/media';
 import { startS3, type TestS3 } from './support/s3';
 import { startTestService, TEST_APPS, type TestService } from './support/service';
 import { startServiceProcess } from './support/serviceProcess';
-import { makeNoisyVideo, openUploader, registerVideo, resultCode, sha256, tusCreate, tusHead, tusPatch, uploadWithClient } from './uploadHelpers';
+import { errorLine, getPage, makeNoisyVideo, openUploader, pageQuery, registerVideo, resultCode, sha256, tusCreate, tusHead, tusPatch, uploadWithClient } from './uploadHelpers';
 
 // The whole service with its files in S3 (real OpenStack Swift on loopback), the database on SQLite.
 const MIB = 1024 * 1024;
+const OPS_TOKEN = 'ops-token-0123456789abcdef';
 let s3: TestS3;
 let service: TestService;
 let serviceEnv: Record<string, string>;
@@ -43,7 +44,7 @@ beforeAll(async () => {
   bucket = settings.bucket;
   bucketSettings = settings;
   // Type-2 sources come from a server of the test's own on loopback.
-  serviceEnv = { ...s3.env(settings), SOURCE_URL_ALLOW_PRIVATE: '1' };
+  serviceEnv = { ...s3.env(settings), SOURCE_URL_ALLOW_PRIVATE: '1', OPS_TOKEN };
   service = await startTestService({ env: serviceEnv, config: { maxUploadBytesFlash: 8 * MIB } });
 }, 120_000);
 afterAll(async () => {
@@ -211,7 +212,7 @@ describe('processing with files in S3', () => {
 });
 
 describe('a bucket lost while the service runs', () => {
-  it('answers 503 with code 115, names the bucket in /readyz, and recovers when it is back', async () => {
+  it('answers 503 with code 115, names the bucket only to the operator, and recovers when it is back', async () => {
     const videoId = await registerVideo(service);
     await uploadWithClient(await openUploader(service, videoId), clip);
     expect(await statusOf(videoId, [VideoStatus.Normal, VideoStatus.TranscodingFailed])).toBe(VideoStatus.Normal);
@@ -226,18 +227,36 @@ describe('a bucket lost while the service runs', () => {
     const midwayUrl = (await tusCreate(midway.tusEndpoint, midway.ticket, noisy.length)).headers.get('location')!;
     expect((await tusPatch(midwayUrl, midway.ticket, 0, noisy.subarray(0, 1_000_000))).status).toBe(204);
 
+    // What a browser or anyone without OPS_TOKEN may read names neither the bucket nor its endpoint.
+    const endpoint = new URL(serviceEnv.S3_ENDPOINT!).host;
+    const expectNoInfrastructure = (text: string) => {
+      expect(text).not.toContain(bucket);
+      expect(text).not.toContain(endpoint);
+    };
     await s3.outage(async () => {
       const served = await fetch(media);
-      expect([served.status, (await served.json()).AuthMsg.ResultCode]).toEqual([503, '115']);
+      const servedText = await served.text();
+      expect([served.status, JSON.parse(servedText).AuthMsg.ResultCode]).toEqual([503, '115']);
+      expectNoInfrastructure(servedText);
       const created = await tusCreate(boot.tusEndpoint, boot.ticket, 1000);
       expect([created.status, resultCode(created.body)]).toEqual([503, '115']);
+      expectNoInfrastructure(created.body);
       // An upload under way: its offset is not reported as gone (404), nor its bytes taken.
       expect((await tusHead(midwayUrl, midway.ticket)).status).toBe(503);
       const patched = await tusPatch(midwayUrl, midway.ticket, 1_000_000, noisy.subarray(1_000_000, 2_000_000));
       expect([patched.status, resultCode(patched.body)]).toEqual([503, '115']);
+      expectNoInfrastructure(patched.body);
+      // The upload page of the video whose upload is under way must read its offset from the bucket.
+      const page = await getPage(service, pageQuery(service, midway.videoId));
+      expect(errorLine(page.html)).toBe('ErrorCode : 115, ErrorMessage : Storage Unavailable: the S3 bucket cannot be reached now; try again later');
+      expectNoInfrastructure(page.html);
       const ready = await fetch(`${service.address}/readyz`);
-      expect(ready.status).toBe(503);
-      expect((await ready.json()).checks.bucket).toContain(`S3_BUCKET "${bucket}"`);
+      const readyText = await ready.text();
+      expect([ready.status, JSON.parse(readyText).checks]).toEqual([503, { database: 'ok', storage: 'failing', ffmpeg: 'ok' }]);
+      expectNoInfrastructure(readyText);
+      const detailed = await fetch(`${service.address}/readyz`, { headers: { Authorization: `Bearer ${OPS_TOKEN}` } });
+      expect(detailed.status).toBe(503);
+      expect((await detailed.json()).checks.storage).toContain(`S3_BUCKET "${bucket}" at ${serviceEnv.S3_ENDPOINT}`);
       // Nothing half-written: the refused creation left no upload row behind.
       expect(await service.context.stores.uploads.forVideo(other)).toBeUndefined();
 

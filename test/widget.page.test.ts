@@ -140,7 +140,7 @@ describe('GET /UploadWidget/Upload: the error page', () => {
       protocol: 'open-upload/1',
       channel: CHANNEL,
       type: 'failure',
-      info: { videoId, reason: 'validation', code: '104', message: 'App SecretKey Error' },
+      info: { videoId, reason: 'validation', code: '104', message: 'App SecretKey Error', requestId: page.headers.get('x-request-id')! },
     } satisfies PageMessage);
     expect(page.html).toContain('<script src="/UploadWidget/assets/error.js" defer></script>');
     const script = await fetch(`${service.address}/UploadWidget/assets/error.js`);

@@ -7,10 +7,14 @@ import { settlePublicUrl, type ServiceConfig } from './config';
 import type { ServiceContext } from './context';
 import { ApiError, isApiError } from './errors';
 import { sendApiError } from './http/reply';
+import { requestIdOf, REQUEST_ID_HEADER } from './http/requestId';
 import { logRequest } from './http/requestLog';
 import { matchRoute, requestUrl, type Route } from './http/router';
-import { createLogger, type Logger } from './log';
+import { createLogger, withLogFields, type Logger } from './log';
 import { openMediaFiles, type MediaFiles } from './media/mediaFiles';
+import { metricsFor } from './operator/metrics';
+import { opsListenerRoutes, readinessProbe } from './operator/operatorRoutes';
+import { startOpsListener, type OpsListener } from './operator/opsListener';
 import { enqueueJob } from './processing/pipeline';
 import { ProcessingWorker, recoverInterruptedJobs } from './processing/queue';
 import { apiRoutes } from './routes';
@@ -37,6 +41,8 @@ export interface RunningService {
   address: string;
   /** Serves a new set of apps from the next request on (a re-read `APPS_FILE`). */
   replaceApps(apps: readonly AppRecord[]): void;
+  /** The operator's listener (OPS_PORT), when set: /metrics and the detailed /readyz without a token. */
+  opsAddress: string | undefined;
   close(): Promise<void>;
 }
 
@@ -64,6 +70,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
   let stores: ServiceStores | undefined;
   let files: MediaFiles | undefined;
+  let ops: OpsListener | undefined;
   try {
     stores = await openStores(config);
     const now = options.now ?? Date.now;
@@ -77,8 +84,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       files,
       log,
       signals: new ServiceSignals(),
+      metrics: metricsFor({ stores, config, log, now }),
       now,
     };
+    const readiness = readinessProbe(context);
+    // Bound before anything else starts, so a port taken fails the start with nothing to stop.
+    if (config.ops.port !== undefined) ops = await startOpsListener(context, opsListenerRoutes(context, readiness));
     // Before any request or worker runs: jobs cut off by the last stop go back to the queue.
     await recoverInterruptedJobs(context);
     const worker = new ProcessingWorker(context);
@@ -90,17 +101,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         if (sourceGetType === 2) await enqueueJob(context, videoId, 'download', tx);
       },
       uploads,
-      operator: { demoUrl: options.demoUrl },
+      operator: { demoUrl: options.demoUrl, readiness },
     });
 
-    handle = async (req, res) => {
-      const logEntry = logRequest(log, req, res);
+    const serve = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {
+      const logEntry = logRequest(log, req, res, requestId);
+      context.metrics.timeRequest(res, () => logEntry.route);
       const url = requestUrl(req.url);
       try {
         if (!url) throw new ApiError('INVALID_PARAMETER', 'the request target is not a valid URL');
         const route = matchRoute(routes, req.method ?? 'GET', url.pathname);
         logEntry.route = route.path;
-        await route.handler({ req, res, url });
+        await route.handler({ req, res, url, requestId });
       } catch (error) {
         const unavailable = !isApiError(error) && isDatabaseUnavailable(error);
         const bucketLost = !isApiError(error) && isBucketUnavailable(error);
@@ -117,20 +129,30 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         sendApiError(res, apiError);
       }
     };
+    // Every reply carries the id, whoever writes its head (our replies, tus, static files): they
+    // all merge the headers set here.
+    handle = (req, res) => {
+      const requestId = requestIdOf(req.headers);
+      res.setHeader(REQUEST_ID_HEADER, requestId);
+      return withLogFields({ requestId }, () => serve(req, res, requestId));
+    };
     for (const [req, res] of early.splice(0)) handle(req, res);
     worker.start();
     const callbacks = startCallbackDelivery(context);
     const opened = stores;
     const openedFiles = files;
+    const openedOps = ops;
 
     return {
       context,
       server,
       address,
       replaceApps: (next) => registry.replace(next),
+      opsAddress: ops?.address,
       async close() {
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));
+        await openedOps?.close();
         await uploads.close();
         // Running jobs are aborted and re-queued before the database closes under them.
         await worker.stop();
@@ -142,6 +164,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   } catch (error) {
     server.closeAllConnections();
     server.close();
+    await ops?.close();
     await stores?.close();
     files?.close();
     throw error;

@@ -134,3 +134,26 @@ describe('the processing pools and the download rate floor', () => {
     expect(() => readConfig(env)).toThrowError(message);
   });
 });
+
+describe('operator settings (OPS_TOKEN, OPS_PORT, OPS_HOST)', () => {
+  it('are off by default: no token, no second listener', () => {
+    expect(readConfig({}).ops).toEqual({ port: undefined, host: '127.0.0.1' });
+    expect(readConfig({}).ops.token).toBeUndefined();
+  });
+
+  it('keeps the token out of logs and JSON', () => {
+    const config = readConfig({ OPS_TOKEN: 'ops-token-0123456789abcdef', OPS_PORT: '9100', OPS_HOST: '::1' });
+    expect(config.ops).toEqual({ port: 9100, host: '::1' });
+    expect(config.ops.token).toBe('ops-token-0123456789abcdef');
+    expect(JSON.stringify(config)).not.toContain('ops-token');
+  });
+
+  it.each([
+    [{ OPS_TOKEN: 'short-token' }, 'OPS_TOKEN must be at least 16 printable characters without spaces'],
+    [{ OPS_TOKEN: 'a token with spaces in it' }, 'OPS_TOKEN must be at least 16 printable characters without spaces'],
+    [{ OPS_PORT: 'metrics' }, 'OPS_PORT must be a whole number, got "metrics"'],
+    [{ OPS_PORT: '70000' }, 'OPS_PORT must be between 0 and 65535, got 70000'],
+  ])('refuses %j with one line naming the variable', (env, message) => {
+    expect(() => readConfig(env)).toThrowError(new ConfigError(message));
+  });
+});

@@ -104,6 +104,22 @@ export interface ServiceConfig {
   s3: S3Settings | undefined;
   /** Least important log lines written: `debug`, `info` (one line per request and up), `warn` or `error`. @default 'info' (env `LOG_LEVEL`) */
   logLevel: LogLevel;
+  /** Who may read /metrics and /readyz's details (docs/operations.md). */
+  ops: OpsSettings;
+}
+
+/** The operator's endpoints: /metrics and the details of /readyz. */
+export interface OpsSettings {
+  /**
+   * The Bearer token that gets /readyz's details (hosts, bucket, errors) and /metrics on the
+   * service's port; unset, no request there does. Not enumerable, so no log line or JSON of the
+   * config carries it. (env `OPS_TOKEN`: at least 16 printable characters, no spaces)
+   */
+  token: string | undefined;
+  /** A second listener serving /metrics and the detailed /readyz without a token; undefined: none. (env `OPS_PORT`; 0 picks a free port) */
+  port: number | undefined;
+  /** The second listener's address. @default '127.0.0.1' (env `OPS_HOST`) */
+  host: string;
 }
 
 /** Where uploads, play files and pictures live when S3 is configured (docs/storage.md). */
@@ -237,6 +253,18 @@ function s3Settings(env: NodeJS.ProcessEnv): S3Settings | undefined {
   return settings;
 }
 
+function opsSettings(env: NodeJS.ProcessEnv): OpsSettings {
+  const token = env.OPS_TOKEN || undefined;
+  if (token !== undefined && (token.length < 16 || !/^[\x21-\x7e]+$/.test(token))) throw new ConfigError('OPS_TOKEN must be at least 16 printable characters without spaces');
+  const settings: OpsSettings = {
+    token: undefined,
+    port: env.OPS_PORT ? integer(env, 'OPS_PORT', 0, 0, 65535) : undefined,
+    host: env.OPS_HOST || '127.0.0.1',
+  };
+  Object.defineProperty(settings, 'token', { value: token, enumerable: false });
+  return settings;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const publicAddress = publicUrl(env.PUBLIC_URL || `http://localhost:${port}`);
@@ -283,5 +311,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     callbackConcurrency: integer(env, 'CALLBACK_CONCURRENCY', 4, 1, 64),
     s3: s3Settings(env),
     logLevel: logLevel(env.LOG_LEVEL),
+    ops: opsSettings(env),
   };
 }

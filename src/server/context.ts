@@ -2,6 +2,7 @@ import type { AppRegistry } from './auth/apps';
 import type { ServiceConfig } from './config';
 import type { Logger } from './log';
 import type { MediaFiles } from './media/mediaFiles';
+import type { ServiceMetrics } from './operator/metrics';
 import type { ServiceSignals } from './signals';
 import type { ServiceStores } from './storage/stores';
 
@@ -15,6 +16,8 @@ export interface ServiceContext {
   files: MediaFiles;
   log: Logger;
   signals: ServiceSignals;
+  /** This service's Prometheus metrics (its own registry). */
+  metrics: ServiceMetrics;
   /** Milliseconds since 1970; a parameter so tests can move the clock. */
   now(): number;
 }

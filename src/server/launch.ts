@@ -57,6 +57,7 @@ export async function launchService(env: NodeJS.ProcessEnv, log: Logger, options
   log.info('service listening', {
     version: PROJECT_VERSION,
     address: service.address,
+    ...(service.opsAddress && { opsAddress: service.opsAddress }),
     publicUrl: service.context.config.publicUrl,
     dataDir: config.dataDir,
     database: service.context.stores.dialect,

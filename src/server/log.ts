@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /** Levels from most to least detailed; `LOG_LEVEL` keeps its own and the ones after it. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -14,12 +16,29 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
+/**
+ * Fields added to every line written within one piece of work (a request's id), also from the
+ * promises and callbacks it starts. The storage itself holds nothing: each piece of work carries
+ * its own fields, so several services in one process do not mix them.
+ */
+const scope = new AsyncLocalStorage<Readonly<Record<string, unknown>>>();
+
+/** Runs `work` with `fields` on every log line it writes, beside the fields it already has. */
+export function withLogFields<T>(fields: Record<string, unknown>, work: () => T): T {
+  return scope.run({ ...scope.getStore(), ...fields }, work);
+}
+
+/** Runs `work` without the fields of the work that started it: a job a request queued is not that request's. */
+export function withoutLogFields<T>(work: () => T): T {
+  return scope.exit(work);
+}
+
 export function createLogger(write: (line: string) => void = (line) => process.stderr.write(line + '\n'), level: LogLevel = 'info'): Logger {
   const lowest = LOG_LEVELS.indexOf(level);
   const emit = (at: LogLevel) =>
     LOG_LEVELS.indexOf(at) < lowest
       ? () => {}
-      : (message: string, fields: Record<string, unknown> = {}) => write(JSON.stringify({ time: new Date().toISOString(), level: at, message, ...fields }));
+      : (message: string, fields: Record<string, unknown> = {}) => write(JSON.stringify({ time: new Date().toISOString(), level: at, message, ...scope.getStore(), ...fields }));
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
 

@@ -54,7 +54,8 @@ function isInfo(value: unknown): value is Record<string, unknown> {
     isOptional(value.fileName, 'string') &&
     isOptional(value.fileSize, 'number') &&
     isOptional(value.code, 'string') &&
-    isOptional(value.bytesUploaded, 'number')
+    isOptional(value.bytesUploaded, 'number') &&
+    isOptional(value.requestId, 'string')
   );
 }
 

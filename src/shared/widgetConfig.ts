@@ -69,6 +69,8 @@ export interface UploadFailureInfo {
   message: string;
   fileName?: string;
   fileSize?: number;
+  /** The service's id of the request it refused (its `X-Request-Id`): quote it to the service's operator. */
+  requestId?: string;
 }
 
 /** Sent to `onError` when a network problem outlasted the automatic retries. */

@@ -36,6 +36,7 @@ export function startCallbackDelivery(service: ServiceContext): CallbackDelivery
 
   async function deliver(row: PendingCallback): Promise<void> {
     const fields = { videoId: row.videoId, appId: row.appId, videoStatus: row.videoStatus };
+    const counted = { app_id: row.appId };
     const app = service.apps.get(row.appId);
     if (!app?.callbackUrl) {
       // Nothing to retry: the app left APPS_FILE (re-read live) or has no callbackUrl; a later edit starts no old callback again.
@@ -54,6 +55,7 @@ export function startCallbackDelivery(service: ServiceContext): CallbackDelivery
       vetted.ok && service.now() - startedAt > CLAIM_MARGIN_MS ? { ok: false, retry: true, error: 'the callbackUrl lookup took too long' } : vetted;
     if (!target.ok && !target.retry) {
       await store.giveUp(row.id, target.error, service.now());
+      service.metrics.callbacksGivenUp.inc(counted);
       // The log names the reason, never the URL or the address, as for every callback line.
       log.error('callback refused by the address policy', { ...fields, error: target.error });
       return;
@@ -65,6 +67,7 @@ export function startCallbackDelivery(service: ServiceContext): CallbackDelivery
     const now = service.now();
     if (outcome.ok && outcome.status >= 200 && outcome.status <= 299) {
       await store.delivered(row.id, now);
+      service.metrics.callbacksSent.inc(counted);
       log.info('callback delivered', { ...fields, attempt, httpStatus: outcome.status });
       return;
     }
@@ -73,8 +76,10 @@ export function startCallbackDelivery(service: ServiceContext): CallbackDelivery
       return;
     }
     const error = outcome.ok ? `HTTP ${outcome.status}` : outcome.error;
+    service.metrics.callbacksFailed.inc(counted);
     if (attempt >= config.callbackMaxAttempts) {
       await store.giveUp(row.id, error, now);
+      service.metrics.callbacksGivenUp.inc(counted);
       log.error('callback given up', { ...fields, attempts: attempt, error });
       return;
     }

@@ -5,6 +5,8 @@ export interface RequestContext {
   req: IncomingMessage;
   res: ServerResponse;
   url: URL;
+  /** Names the request in its log lines and in the reply's `X-Request-Id` (http/requestId.ts). */
+  requestId: string;
 }
 
 export type Handler = (request: RequestContext) => void | Promise<void>;

@@ -61,6 +61,15 @@ export class ProcessLedger {
     rmSync(join(this.directory, `${pid}.json`), { force: true });
   }
 
+  /** How many media tools this service has running now (recorded ones: none without /proc). */
+  running(): number {
+    try {
+      return readdirSync(this.directory).filter((name) => ENTRY_FILE.test(name)).length;
+    } catch {
+      return 0; // no ledger yet
+    }
+  }
+
   /** Ends the process groups a previous run left running; run at start-up, before any job. Returns how many. */
   endLeftovers(log: Logger): number {
     let names: string[];

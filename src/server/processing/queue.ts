@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context';
 import { isApiError } from '../errors';
+import type { JobOutcome } from '../operator/metrics';
 import type { Job, JobKind, JobStore } from '../storage/jobs';
 import { VideoStatus, type Video } from '../storage/videos';
 import { downloadSource } from './download';
@@ -184,7 +185,7 @@ export class ProcessingWorker {
           else if (!entry.controller.signal.aborted) entry.controller.abort(new LeaseLostError('its lease ran out and another instance took the job back'));
         },
         // Unrenewed, the lease runs out and another instance resumes the job; this one then stops it.
-        (error: unknown) => service.log.warn('processing job lease not renewed', { jobId: entry.job.id, error: String(error) }),
+        (error: unknown) => service.log.warn('processing job lease not renewed', { jobId: entry.job.id, videoId: entry.job.videoId, error: String(error) }),
       );
     }
   };
@@ -250,6 +251,12 @@ export class ProcessingWorker {
   }
 
   private async execute(job: Job, signal: AbortSignal): Promise<void> {
+    const started = performance.now();
+    const outcome = await this.run(job, signal);
+    this.service.metrics.jobDuration.observe({ kind: job.kind, outcome }, (performance.now() - started) / 1000);
+  }
+
+  private async run(job: Job, signal: AbortSignal): Promise<JobOutcome> {
     const { service, jobs } = this;
     const step = JOB_STEPS[job.kind];
     const fields = { jobId: job.id, videoId: job.videoId, kind: job.kind, attempt: job.attempts };
@@ -258,7 +265,7 @@ export class ProcessingWorker {
       const reason = `video is not in status ${step.waiting}`;
       await jobs.finish(job, 'failed', reason, service.now());
       service.log.warn('processing job dropped', { ...fields, reason });
-      return;
+      return 'dropped';
     }
     service.log.info('processing job started', fields);
     try {
@@ -266,10 +273,11 @@ export class ProcessingWorker {
       await this.runners[job.kind](service, (await videos.get(job.videoId))!, signal);
       await jobs.finish(job, 'done', '', service.now());
       service.log.info('processing job done', fields);
+      return 'done';
     } catch (error) {
       if (signal.reason instanceof LeaseLostError) {
         service.log.warn('processing job stopped: another instance took it back', fields);
-        return;
+        return 'lost';
       }
       // A lost bucket is not the video's fault: the job waits in the queue until the bucket is back.
       const bucketLost = isApiError(error) && error.kind === 'STORAGE_UNAVAILABLE';
@@ -282,7 +290,7 @@ export class ProcessingWorker {
           this.pausedUntil = Date.now() + POLL_MS;
           service.log.warn('processing job put back: the S3 bucket cannot be reached', fields);
         } else service.log.info('processing job interrupted; it goes back to the queue', fields);
-        return;
+        return 'requeued';
       }
       const reason = reasonOf(error);
       service.log.warn('processing job failed', { ...fields, reason });
@@ -290,6 +298,7 @@ export class ProcessingWorker {
         // Only while this claim still holds the job: a new holder may be working on the video.
         if (await tx.jobs.finish(job, 'failed', reason, service.now())) await markProcessed(service, job.videoId, [step.working], step.failed, reason, tx);
       });
+      return 'failed';
     }
   }
 }

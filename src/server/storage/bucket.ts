@@ -52,9 +52,12 @@ export class Bucket {
     return bucketProblem(this.client, this.settings);
   }
 
-  /** Turns "the bucket is gone" into the 503 the caller's client may retry; other errors pass unchanged. */
+  /**
+   * Turns "the bucket is gone" into the 503 the caller's client may retry; other errors pass
+   * unchanged. The reply names neither the bucket nor its endpoint (the request's log line does).
+   */
   unavailable(error: unknown): unknown {
-    return isBucketUnavailable(error) ? new ApiError('STORAGE_UNAVAILABLE', `S3_BUCKET "${this.name}" cannot be reached`) : error;
+    return isBucketUnavailable(error) ? new ApiError('STORAGE_UNAVAILABLE', 'the S3 bucket cannot be reached now; try again later') : error;
   }
 
   private async call<T>(work: () => Promise<T>): Promise<T> {

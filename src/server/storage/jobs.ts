@@ -42,6 +42,14 @@ function toJob(row: JobRow): Job {
   };
 }
 
+/** How many jobs wait and run, of each kind, across every instance on the database. */
+export interface QueueFigures {
+  queued: Record<JobKind, number>;
+  running: Record<JobKind, number>;
+  /** `createdAt` of the job that has waited longest, or undefined when none waits. */
+  oldestQueuedAt: number | undefined;
+}
+
 /**
  * Which writes on a running job count: the holder's own claim (`id` and `attempts`, unchanged by
  * anyone else until the job is queued again), and for a job taken from a dead holder, a lease
@@ -162,6 +170,24 @@ export class JobStore {
   async forVideo(videoId: string): Promise<Job[]> {
     const rows = await this.db.selectFrom('jobs').selectAll().where('video_id', '=', videoId).orderBy('id').execute();
     return rows.map(toJob);
+  }
+
+  /** One grouped read, for /metrics: the same figures from every instance. */
+  async queueFigures(): Promise<QueueFigures> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['kind', 'state'])
+      .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.min('created_at').as('oldest')])
+      .where('state', 'in', ['queued', 'running'])
+      .groupBy(['kind', 'state'])
+      .execute();
+    const figures: QueueFigures = { queued: { download: 0, transcode: 0 }, running: { download: 0, transcode: 0 }, oldestQueuedAt: undefined };
+    for (const row of rows) {
+      // PostgreSQL returns counts and bigints as strings.
+      figures[row.state as 'queued' | 'running'][row.kind] = Number(row.count);
+      if (row.state === 'queued') figures.oldestQueuedAt = Math.min(figures.oldestQueuedAt ?? Infinity, Number(row.oldest));
+    }
+    return figures;
   }
 
   private held(job: Job, fence: JobFence) {

@@ -79,6 +79,7 @@ export class UploadFinisher {
       await tx.uploads.markFinished(uploadId, this.service.now());
       await markSourceStored(this.service, video.id, name, { needHandleSpecial: video.needHandleSpecial, within: tx });
     });
+    this.service.metrics.uploadsCompleted.inc({ app_id: row.appId });
     this.service.log.info('upload stored', { uploadId, videoId: video.id, size: row.size });
   }
 }

@@ -5,13 +5,14 @@ import type { IncomingMessage } from 'node:http';
  * @tus/server's request adapter uses) copies each Buffer into a new Uint8Array; here each chunk
  * is a view of the bytes as read from the socket. Nothing detaches them (the file store writes
  * and drops them), so a view is safe. Back-pressure pauses the socket and a cancel
- * destroys the request, as toWeb does.
+ * destroys the request, as toWeb does. `received` hears of every chunk's size as it arrives.
  */
-export function uncopiedBody(req: IncomingMessage): ReadableStream<Uint8Array> {
+export function uncopiedBody(req: IncomingMessage, received: (bytes: number) => void = () => {}): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
         req.on('data', (chunk: Buffer) => {
+          received(chunk.byteLength);
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
           if ((controller.desiredSize ?? 0) <= 0) req.pause();
         });

@@ -74,7 +74,8 @@ export const ERROR_SCRIPT_PATH = `${ASSETS_PATH}/error.js`;
 /**
  * The validation error page: a heading, the line `ErrorCode : <code>, ErrorMessage : <message>`
  * (one text node: tests outside the project read it), what the person or the site owner can do,
- * and a Close button that `error.js` shows when the host can hear it. Styled by the uploader's
+ * a "Reference: <request id>" line that ties what the person reports to the log's lines, and a
+ * Close button that `error.js` shows when the host can hear it. Styled by the uploader's
  * stylesheet, in the uploader's language. It may be framed anywhere, so the user sees why even
  * when the host origin is the problem. It reports to the host only through a trusted channel and origin.
  */
@@ -84,6 +85,7 @@ export function sendErrorPage(
   target: NotifyTarget | undefined,
   { lang, theme }: ErrorPageLook,
   styles: readonly string[],
+  requestId: string,
 ): void {
   const text = `ErrorCode : ${error.code}, ErrorMessage : ${error.resultMessage}`;
   const t = errorPageTexts(lang);
@@ -95,7 +97,7 @@ export function sendErrorPage(
         pageMessage(target.channel, { type: 'ready', valid: false }),
         pageMessage(target.channel, {
           type: 'failure',
-          info: { videoId: target.videoId, reason: 'validation', code: error.code, message: error.resultMessage },
+          info: { videoId: target.videoId, reason: 'validation', code: error.code, message: error.resultMessage, requestId },
         }),
       ],
       close: pageMessage(target.channel, { type: 'close' }),
@@ -116,6 +118,7 @@ ${styles.map((name) => `<link rel="stylesheet" href="${ASSETS_PATH}/${name}">\n`
 <h1>${escapeHtml(t.heading)}</h1>
 <p class="error-line">${escapeHtml(text)}</p>
 <p class="hint">${escapeHtml(t.advice[error.code] ?? t.advice.other)}</p>
+<p class="reference">Reference: ${escapeHtml(requestId)}</p>
 <div class="actions"><button type="button" id="close-widget" hidden>${escapeHtml(t.close)}</button></div>
 </main>
 </body>

@@ -25,7 +25,7 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
       return [];
     }
   };
-  return async ({ req, res, url }) => {
+  return async ({ req, res, url, requestId }) => {
     // Read leniently first so that a query refused as not UTF-8 still gets an error page that
     // reaches the host and speaks its language: the values used for that (channel, origin, lang,
     // theme) are checked against fixed patterns or the app's list, never shown or stored.
@@ -55,7 +55,7 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
     } catch (error) {
       // The page is framed by the host: whatever failed (a disk error, say), it shows the error page, never JSON.
       if (!isApiError(error)) service.log.error('upload page failed', { error: String((error as Error)?.stack ?? error) });
-      sendErrorPage(res, isApiError(error) ? error : new ApiError('INTERNAL'), notifyTarget(service, params), errorPageLook(params, req.headers['accept-language']), stylesOrNone());
+      sendErrorPage(res, isApiError(error) ? error : new ApiError('INTERNAL'), notifyTarget(service, params), errorPageLook(params, req.headers['accept-language']), stylesOrNone(), requestId);
     }
   };
 }
