@@ -86,7 +86,7 @@ describe('the upload page', () => {
       protocol: 'open-upload/1',
       channel: CHANNEL,
       type: 'failure',
-      info: { videoId, reason: 'validation', code: '106', message: 'Invalid Parameter: lang is not valid UTF-8' },
+      info: { videoId, reason: 'validation', code: '106', message: 'Invalid Parameter: lang is not valid UTF-8', requestId: page.headers.get('x-request-id')! },
     } satisfies PageMessage);
     // The video is untouched: a page with a clean query still opens.
     expect((await openUploader(service, videoId)).videoId).toBe(videoId);
