@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isHttpUrl, isOrigin } from '../http/urls';
+import { parseQuota, type AppQuota } from './quota';
 
 /** One registered application, as listed in `APPS_FILE`. */
 export interface AppRecord {
@@ -13,6 +14,8 @@ export interface AppRecord {
   allowedOrigins?: string[];
   /** Other apps (by appId) whose videos this app may list through `aId`. Default: none. */
   readableApps?: string[];
+  /** Limits of this app; a field left out takes its `APP_*` default (quota.ts). */
+  quota?: AppQuota;
 }
 
 export interface AppRegistry {
@@ -29,7 +32,7 @@ function isStringArray(value: unknown): value is string[] {
 }
 
 
-const KNOWN_KEYS = ['appId', 'appSecret', 'callbackUrl', 'allowedOrigins', 'readableApps'];
+const KNOWN_KEYS = ['appId', 'appSecret', 'callbackUrl', 'allowedOrigins', 'readableApps', 'quota'];
 
 /** Below this the secret is accepted (operators may have older ones) but start-up warns. */
 export const SHORT_SECRET_LENGTH = 16;
@@ -75,6 +78,7 @@ export function parseApps(json: unknown): AppRecord[] {
     if (callbackUrl !== undefined) app.callbackUrl = callbackUrl as string;
     if (allowedOrigins !== undefined) app.allowedOrigins = allowedOrigins as string[];
     if (readableApps !== undefined) app.readableApps = readableApps as string[];
+    if (raw.quota !== undefined) app.quota = parseQuota(raw.quota, `${where} (${appId}).quota`, AppsFileError);
     return app;
   });
 }

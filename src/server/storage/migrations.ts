@@ -137,5 +137,18 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('jobs').addColumn('lease_until', big, (c) => c.notNull().defaultTo(0)).execute();
       },
     },
+    '0005_quota_buckets': {
+      async up(db) {
+        // Per-app token buckets (requests, tus creations), shared by every instance on the database.
+        await db.schema
+          .createTable('quota_buckets')
+          .addColumn('app_id', 'text', (c) => c.notNull())
+          .addColumn('bucket', 'text', (c) => c.notNull())
+          .addColumn('tokens', real, (c) => c.notNull())
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .addPrimaryKeyConstraint('quota_buckets_pk', ['app_id', 'bucket'])
+          .execute();
+      },
+    },
   };
 }

@@ -61,4 +61,6 @@ export interface Schema {
   };
   /** Values shared by every instance (ticket key, demo app); see settings.ts. */
   settings: { name: string; value: string; created_at: number };
+  /** Each app's token buckets (see quotaBuckets.ts). */
+  quota_buckets: { app_id: string; bucket: 'requests' | 'uploads'; tokens: number; updated_at: number };
 }

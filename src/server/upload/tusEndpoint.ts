@@ -6,6 +6,7 @@ import { TICKET_HEADER } from '../../shared/uploadPage';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 import type { Handler } from '../http/router';
+import { admitUploadQuota } from '../quota/quotas';
 import { admitNewUpload } from './admission';
 import type { UploadFinisher } from './finisher';
 import { uncopiedBody } from './requestBody';
@@ -54,8 +55,8 @@ function metadataText(upload: Upload, key: string, max: number): string {
   return typeof value === 'string' ? value.slice(0, max) : '';
 }
 
-/** A creation request must declare its length up front, within the ticket's limit. */
-function checkCreationHeaders(headers: IncomingHttpHeaders, claims: TicketClaims): void {
+/** A creation request must declare its length up front, within the ticket's limit; returns that length. */
+function checkCreationHeaders(headers: IncomingHttpHeaders, claims: TicketClaims): number {
   if (header(headers, 'upload-defer-length') !== undefined || header(headers, 'upload-concat') !== undefined) {
     throw new ApiError('INVALID_PARAMETER', 'Upload-Length is required; deferred length and concatenation are not accepted');
   }
@@ -65,6 +66,7 @@ function checkCreationHeaders(headers: IncomingHttpHeaders, claims: TicketClaims
   if (size === 0) throw new ApiError('INVALID_PARAMETER', 'the file is empty');
   if (size > claims.maxFileSize) throw new ApiError('FILE_TOO_LARGE', `the limit is ${claims.maxFileSize} bytes`);
   checkMetadataText(header(headers, 'upload-metadata'));
+  return size;
 }
 
 /**
@@ -165,7 +167,7 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
       const claims = claimsOf(header(req.headers, TICKET_HEADER));
       if (method === 'POST') {
         if (!COLLECTION.test(url.pathname)) throw new ApiError('METHOD_NOT_ALLOWED', 'create uploads at the endpoint itself');
-        checkCreationHeaders(req.headers, claims);
+        const size = checkCreationHeaders(req.headers, claims);
         if (creating.has(claims.videoId)) throw new ApiError('WRONG_STATE', 'another upload of this video is being created');
         creating.add(claims.videoId);
         try {
@@ -175,6 +177,7 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
             await finisher.finish(existing.id);
             throw new ApiError('WRONG_STATE', 'the video already has its file');
           }
+          await admitUploadQuota(service, claims.appId, claims.videoId, size);
           await passOn(req, res);
           const uploadId = created.get(claims.videoId);
           if (uploadId !== undefined && res.statusCode !== 201 && !(await storeHolds(uploadId))) await rows.removeUnfinished(uploadId);

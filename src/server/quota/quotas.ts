@@ -1,0 +1,92 @@
+import type { AppRecord } from '../auth/apps';
+import type { AppQuota } from '../auth/quota';
+import type { ServiceContext } from '../context';
+import { ApiError } from '../errors';
+import type { BucketName } from '../storage/quotaBuckets';
+import { TICKET_LIFETIME_SECONDS } from '../upload/ticket';
+import { freshBucket, spendToken, type BucketLimit } from './tokenBucket';
+
+/** An app's limits with the service-wide defaults applied; undefined is no limit. */
+export interface AppLimits {
+  requests: BucketLimit | undefined;
+  uploads: BucketLimit | undefined;
+  uploadsInFlight: number | undefined;
+  storageBytes: number | undefined;
+}
+
+/**
+ * The app's own value of each field, else the `APP_*` default; the app's `null` lifts the default.
+ * A bucket holds at least one token, or a rate below 1 (0.2 a second) could never be spent.
+ */
+export function appLimits(app: AppRecord, defaults: AppQuota): AppLimits {
+  const pick = (field: keyof AppQuota): number | undefined => {
+    const own = app.quota?.[field];
+    return own === null ? undefined : (own ?? defaults[field] ?? undefined);
+  };
+  const rate = pick('requestsPerSecond');
+  const perMinute = pick('uploadsPerMinute');
+  return {
+    requests: rate === undefined ? undefined : { perSecond: rate, size: Math.max(1, pick('requestsBurst') ?? 2 * rate) },
+    uploads: perMinute === undefined ? undefined : { perSecond: perMinute / 60, size: Math.max(1, perMinute) },
+    uploadsInFlight: pick('uploadsInFlight'),
+    storageBytes: pick('storageBytes'),
+  };
+}
+
+/** An upload unfinished for longer than a ticket lives was given up: it no longer counts as in flight. */
+const IN_FLIGHT_WINDOW_MS = TICKET_LIFETIME_SECONDS * 1000;
+/** When uploads in flight are at the limit, nothing says when one ends; the uploader's person is told to try again in this. */
+const IN_FLIGHT_RETRY_SECONDS = 30;
+
+async function spend(service: ServiceContext, appId: string, bucket: BucketName, limit: BucketLimit, field: keyof AppQuota): Promise<void> {
+  const now = service.now();
+  const outcome = await service.stores.quotaBuckets.settle(appId, bucket, freshBucket(limit, now), (state) => spendToken(state, limit, now));
+  if (!outcome.granted) {
+    const { retryAfterSeconds } = outcome;
+    throw new ApiError('TOO_MANY_REQUESTS', `over the app's ${field} quota; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+  }
+}
+
+/**
+ * Counts one authenticated API, SOAP or upload-page request against the app's `requestsPerSecond`,
+ * or refuses it with 116 and `Retry-After`. Run after authentication, so that a caller without
+ * the app's secret cannot spend the app's tokens.
+ */
+export async function chargeRequest(service: ServiceContext, app: AppRecord): Promise<void> {
+  const limit = appLimits(app, service.config.quotaDefaults).requests;
+  if (limit) await spend(service, app.appId, 'requests', limit, 'requestsPerSecond');
+}
+
+/** Refuses (507/113) a new video of an app whose `storageBytes` are all used. */
+export async function checkStorageLeft(service: ServiceContext, app: AppRecord): Promise<void> {
+  const limit = appLimits(app, service.config.quotaDefaults).storageBytes;
+  if (limit === undefined) return;
+  const used = await service.stores.uploads.bytesOfApp(app.appId, '');
+  if (used >= limit) throw new ApiError('NO_SPACE', `the app's storageBytes quota (${limit}) is used up`);
+}
+
+/**
+ * Whether the app may create one more upload (of `size` declared bytes, for `videoId`), checked
+ * in the order that spends least: uploads in flight (116), storage (507/113: what is stored
+ * and reserved plus this upload's length may not pass the quota), then one token of
+ * `uploadsPerMinute` (116), which only a creation about to happen spends. An unfinished upload of
+ * the same video is left out of the counts, as the new one replaces it.
+ */
+export async function admitUploadQuota(service: ServiceContext, appId: string, videoId: string, size: number): Promise<void> {
+  const app = service.apps.get(appId);
+  if (!app) return;
+  const limits = appLimits(app, service.config.quotaDefaults);
+  if (limits.uploadsInFlight !== undefined) {
+    const running = await service.stores.uploads.countInFlight(appId, service.now() - IN_FLIGHT_WINDOW_MS, videoId);
+    if (running >= limits.uploadsInFlight) {
+      throw new ApiError('TOO_MANY_REQUESTS', `over the app's uploadsInFlight quota (${limits.uploadsInFlight} at once)`, {
+        retryAfterSeconds: IN_FLIGHT_RETRY_SECONDS,
+      });
+    }
+  }
+  if (limits.storageBytes !== undefined) {
+    const used = await service.stores.uploads.bytesOfApp(appId, videoId);
+    if (used + size > limits.storageBytes) throw new ApiError('NO_SPACE', `the app's storageBytes quota (${limits.storageBytes}) has no room for ${size} more bytes`);
+  }
+  if (limits.uploads) await spend(service, appId, 'uploads', limits.uploads, 'uploadsPerMinute');
+}
