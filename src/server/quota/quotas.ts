@@ -57,12 +57,20 @@ export async function chargeRequest(service: ServiceContext, app: AppRecord): Pr
   if (limit) await spend(service, app.appId, 'requests', limit, 'requestsPerSecond');
 }
 
+/**
+ * What the app stores or has reserved: its uploads (sources, and the declared length of those
+ * under way, but `exceptVideoId`'s unfinished one, which a new upload replaces) and its renditions.
+ */
+async function storedBytes(service: ServiceContext, appId: string, exceptVideoId: string): Promise<number> {
+  const [uploads, renditions] = await Promise.all([service.stores.uploads.bytesOfApp(appId, exceptVideoId), service.stores.videos.renditionBytesOfApp(appId)]);
+  return uploads + renditions;
+}
+
 /** Refuses (507/113) a new video of an app whose `storageBytes` are all used. */
 export async function checkStorageLeft(service: ServiceContext, app: AppRecord): Promise<void> {
   const limit = appLimits(app, service.config.quotaDefaults).storageBytes;
   if (limit === undefined) return;
-  const used = await service.stores.uploads.bytesOfApp(app.appId, '');
-  if (used >= limit) throw new ApiError('NO_SPACE', `the app's storageBytes quota (${limit}) is used up`);
+  if ((await storedBytes(service, app.appId, '')) >= limit) throw new ApiError('NO_SPACE', `the app's storageBytes quota (${limit}) is used up`);
 }
 
 /**
@@ -85,7 +93,7 @@ export async function admitUploadQuota(service: ServiceContext, appId: string, v
     }
   }
   if (limits.storageBytes !== undefined) {
-    const used = await service.stores.uploads.bytesOfApp(appId, videoId);
+    const used = await storedBytes(service, appId, videoId);
     if (used + size > limits.storageBytes) throw new ApiError('NO_SPACE', `the app's storageBytes quota (${limits.storageBytes}) has no room for ${size} more bytes`);
   }
   if (limits.uploads) await spend(service, appId, 'uploads', limits.uploads, 'uploadsPerMinute');

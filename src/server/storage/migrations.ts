@@ -148,6 +148,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('updated_at', big, (c) => c.notNull())
           .addPrimaryKeyConstraint('quota_buckets_pk', ['app_id', 'bucket'])
           .execute();
+        // What a video's transcode stored (play files and pictures), counted against the app's storage quota.
+        await db.schema.alterTable('videos').addColumn('rendition_bytes', big, (c) => c.notNull().defaultTo(0)).execute();
       },
     },
   };

@@ -22,6 +22,8 @@ export interface Schema {
     updated_at: number;
     /** Registration order, the list's tie-breaker (PostgreSQL; SQLite uses its rowid). */
     seq: Generated<number>;
+    /** Bytes of the play files and pictures its transcode stored; 0 before. */
+    rendition_bytes: Generated<number>;
   };
   video_counts: { app_id: string; create_user: string; n: number };
   uploads: {

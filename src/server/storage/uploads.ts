@@ -95,8 +95,9 @@ export class UploadStore {
   }
 
   /**
-   * Bytes the app's uploads hold or have reserved: every upload's declared length, finished or
-   * not, but `exceptVideoId`'s unfinished one (a new upload of that video replaces it).
+   * Bytes the app's uploads hold or have reserved: every upload's declared length, finished (the
+   * video's source) or not, but `exceptVideoId`'s unfinished one (a new upload of that video
+   * replaces it).
    */
   async bytesOfApp(appId: string, exceptVideoId: string): Promise<number> {
     const row = await this.db
