@@ -225,7 +225,7 @@ function s3Settings(env: NodeJS.ProcessEnv): S3Settings | undefined {
 }
 
 /** The env variable that gives each quota field its service-wide default. */
-export const QUOTA_ENV = {
+const QUOTA_ENV = {
   requestsPerSecond: 'APP_REQUESTS_PER_S',
   requestsBurst: 'APP_REQUESTS_BURST',
   uploadsPerMinute: 'APP_UPLOADS_PER_MIN',

@@ -31,7 +31,7 @@ const FIELDS = {
   storageBytes: { whole: true, min: 0, minIncluded: true, says: 'a whole number of bytes (0 or more)' },
 } as const satisfies Record<QuotaField, { whole: boolean; min: number; minIncluded: boolean; says: string }>;
 
-export const QUOTA_FIELDS = Object.keys(FIELDS) as QuotaField[];
+const QUOTA_FIELDS = Object.keys(FIELDS) as QuotaField[];
 
 /** Whether `value` fits `field`'s rule (a finite number, in range, whole where it must be). */
 export function isQuotaValue(field: QuotaField, value: number): boolean {
