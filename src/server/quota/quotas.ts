@@ -38,13 +38,30 @@ const IN_FLIGHT_WINDOW_MS = TICKET_LIFETIME_SECONDS * 1000;
 /** When uploads in flight are at the limit, nothing says when one ends; the uploader's person is told to try again in this. */
 const IN_FLIGHT_RETRY_SECONDS = 30;
 
+/**
+ * Per service, until when each bucket (of an app, at a limit) is known to hold no token. Nothing
+ * but time adds tokens, so until then a refusal is repeated here without asking the database:
+ * an app hammering past its quota costs no transaction, and nothing the bucket would refuse is
+ * admitted. Keyed by the service so that services in one process (tests) stay apart.
+ */
+const knownEmpty = new WeakMap<ServiceContext, Map<string, number>>();
+
+function tooMany(field: keyof AppQuota, retryAfterSeconds: number): ApiError {
+  return new ApiError('TOO_MANY_REQUESTS', `over the app's ${field} quota; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+}
+
 async function spend(service: ServiceContext, appId: string, bucket: BucketName, limit: BucketLimit, field: keyof AppQuota): Promise<void> {
   const now = service.now();
+  let empty = knownEmpty.get(service);
+  if (!empty) knownEmpty.set(service, (empty = new Map()));
+  // The limit is part of the key: a quota raised by a reload of APPS_FILE is not held back by an old refusal.
+  const key = JSON.stringify([appId, bucket, limit.perSecond, limit.size]);
+  const until = empty.get(key);
+  if (until !== undefined && now < until) throw tooMany(field, Math.max(1, Math.ceil((until - now) / 1000)));
   const outcome = await service.stores.quotaBuckets.settle(appId, bucket, freshBucket(limit, now), (state) => spendToken(state, limit, now));
-  if (!outcome.granted) {
-    const { retryAfterSeconds } = outcome;
-    throw new ApiError('TOO_MANY_REQUESTS', `over the app's ${field} quota; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
-  }
+  if (outcome.granted) return;
+  empty.set(key, now + outcome.retryAfterMs);
+  throw tooMany(field, outcome.retryAfterSeconds);
 }
 
 /**

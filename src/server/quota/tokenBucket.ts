@@ -8,7 +8,8 @@ export interface BucketLimit {
 
 export interface Spend {
   next: BucketState;
-  outcome: { granted: true } | { granted: false; retryAfterSeconds: number };
+  /** Refused: how long until the bucket holds a token, exactly and in whole seconds (at least 1) for `Retry-After`. */
+  outcome: { granted: true } | { granted: false; retryAfterMs: number; retryAfterSeconds: number };
 }
 
 /** A bucket never touched before: full, so an app's first burst passes. */
@@ -28,5 +29,6 @@ export function spendToken(state: BucketState, limit: BucketLimit, now: number):
   const tokens = Math.min(limit.size, state.tokens + (elapsedMs / 1000) * limit.perSecond);
   const next = { tokens, updatedAt: Math.max(now, state.updatedAt) };
   if (tokens >= 1) return { next: { ...next, tokens: tokens - 1 }, outcome: { granted: true } };
-  return { next, outcome: { granted: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / limit.perSecond)) } };
+  const retryAfterMs = ((1 - tokens) / limit.perSecond) * 1000;
+  return { next, outcome: { granted: false, retryAfterMs, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) } };
 }
