@@ -17,6 +17,7 @@ const APPS: AppRecord[] = [
   // The service-wide default (APP_REQUESTS_PER_S below) lifted for this app by null.
   { appId: 'free', appSecret: 'secret-of-free-0123456789', quota: { requestsPerSecond: null } },
   { appId: 'default', appSecret: 'secret-of-default-0123456' },
+  { appId: 'racing', appSecret: 'secret-of-racing-01234567', quota: { uploadsInFlight: 1, requestsPerSecond: null } },
   { appId: 'guarded', appSecret: 'secret-of-guarded-0123456', quota: { requestsPerSecond: 1, requestsBurst: 1 } },
 ];
 
@@ -127,6 +128,13 @@ describe('upload quotas on tus creation', () => {
     expect(JSON.parse(refused.body).AuthMsg).toMatchObject({ ResultCode: '116', ResultMessage: expect.stringContaining('uploadsInFlight') });
     // A new upload of the first video replaces its unfinished one: still one in flight.
     expect((await tusCreate(one.boot!.tusEndpoint, one.boot!.ticket, 100)).status).toBe(201);
+  });
+
+  it('uploadsInFlight holds for creations at the same moment: exactly one of them is admitted', async () => {
+    const pages = await Promise.all([1, 2, 3, 4].map(() => openPage('racing')));
+    const replies = await Promise.all(pages.map(({ boot }) => tusCreate(boot!.tusEndpoint, boot!.ticket, 100)));
+    expect(replies.map((reply) => reply.status).sort()).toEqual([201, 429, 429, 429]);
+    expect(replies.filter((reply) => reply.status === 429).every((reply) => JSON.parse(reply.body).AuthMsg.ResultCode === '116')).toBe(true);
   });
 
   it('storageBytes: a creation that would pass the quota is 507/113, and a full quota refuses new videos', async () => {

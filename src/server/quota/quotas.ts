@@ -3,6 +3,7 @@ import type { AppQuota } from '../auth/quota';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 import type { BucketName } from '../storage/quotaBuckets';
+import type { Stores } from '../storage/stores';
 import { TICKET_LIFETIME_SECONDS } from '../upload/ticket';
 import { freshBucket, spendToken, type BucketLimit } from './tokenBucket';
 
@@ -78,31 +79,25 @@ export async function chargeRequest(service: ServiceContext, app: AppRecord): Pr
  * What the app stores or has reserved: its uploads (sources, and the declared length of those
  * under way, but `exceptVideoId`'s unfinished one, which a new upload replaces) and its renditions.
  */
-async function storedBytes(service: ServiceContext, appId: string, exceptVideoId: string): Promise<number> {
-  const [uploads, renditions] = await Promise.all([service.stores.uploads.bytesOfApp(appId, exceptVideoId), service.stores.videos.renditionBytesOfApp(appId)]);
-  return uploads + renditions;
+async function storedBytes(stores: Stores, appId: string, exceptVideoId: string): Promise<number> {
+  return (await stores.uploads.bytesOfApp(appId, exceptVideoId)) + (await stores.videos.renditionBytesOfApp(appId));
 }
 
 /** Refuses (507/113) a new video of an app whose `storageBytes` are all used. */
 export async function checkStorageLeft(service: ServiceContext, app: AppRecord): Promise<void> {
   const limit = appLimits(app, service.config.quotaDefaults).storageBytes;
   if (limit === undefined) return;
-  if ((await storedBytes(service, app.appId, '')) >= limit) throw new ApiError('NO_SPACE', `the app's storageBytes quota (${limit}) is used up`);
+  if ((await storedBytes(service.stores, app.appId, '')) >= limit) throw new ApiError('NO_SPACE', `the app's storageBytes quota (${limit}) is used up`);
 }
 
 /**
- * Whether the app may create one more upload (of `size` declared bytes, for `videoId`), checked
- * in the order that spends least: uploads in flight (116), storage (507/113: what is stored
- * and reserved plus this upload's length may not pass the quota), then one token of
- * `uploadsPerMinute` (116), which only a creation about to happen spends. An unfinished upload of
- * the same video is left out of the counts, as the new one replaces it.
+ * Uploads in flight (116), then storage (507/113: what is stored and reserved plus this upload's
+ * length may not pass the quota). An unfinished upload of the same video is left out of the
+ * counts, as the new one replaces it.
  */
-export async function admitUploadQuota(service: ServiceContext, appId: string, videoId: string, size: number): Promise<void> {
-  const app = service.apps.get(appId);
-  if (!app) return;
-  const limits = appLimits(app, service.config.quotaDefaults);
+async function checkUploadRoom(service: ServiceContext, stores: Stores, limits: AppLimits, appId: string, videoId: string, size: number): Promise<void> {
   if (limits.uploadsInFlight !== undefined) {
-    const running = await service.stores.uploads.countInFlight(appId, service.now() - IN_FLIGHT_WINDOW_MS, videoId);
+    const running = await stores.uploads.countInFlight(appId, service.now() - IN_FLIGHT_WINDOW_MS, videoId);
     if (running >= limits.uploadsInFlight) {
       throw new ApiError('TOO_MANY_REQUESTS', `over the app's uploadsInFlight quota (${limits.uploadsInFlight} at once)`, {
         retryAfterSeconds: IN_FLIGHT_RETRY_SECONDS,
@@ -110,8 +105,35 @@ export async function admitUploadQuota(service: ServiceContext, appId: string, v
     }
   }
   if (limits.storageBytes !== undefined) {
-    const used = await storedBytes(service, appId, videoId);
+    const used = await storedBytes(stores, appId, videoId);
     if (used + size > limits.storageBytes) throw new ApiError('NO_SPACE', `the app's storageBytes quota (${limits.storageBytes}) has no room for ${size} more bytes`);
   }
+}
+
+/**
+ * Whether the app may create one more upload (of `size` declared bytes, for `videoId`), checked
+ * before tus sees the creation, in the order that spends least: {@link checkUploadRoom}, then one
+ * token of `uploadsPerMinute` (116), which only a creation about to happen spends.
+ */
+export async function admitUploadQuota(service: ServiceContext, appId: string, videoId: string, size: number): Promise<void> {
+  const app = service.apps.get(appId);
+  if (!app) return;
+  const limits = appLimits(app, service.config.quotaDefaults);
+  await checkUploadRoom(service, service.stores, limits, appId, videoId, size);
   if (limits.uploads) await spend(service, appId, 'uploads', limits.uploads, 'uploadsPerMinute');
+}
+
+/**
+ * {@link checkUploadRoom} again inside the transaction that records the upload, holding the app,
+ * so that creations at the same moment (on one instance or several) cannot all pass a count
+ * made before any of them was recorded. The check before tus answers nearly every refusal (with
+ * `Retry-After`); this one closes the race.
+ */
+export async function recheckUploadRoom(service: ServiceContext, tx: Stores, appId: string, videoId: string, size: number): Promise<void> {
+  const app = service.apps.get(appId);
+  if (!app) return;
+  const limits = appLimits(app, service.config.quotaDefaults);
+  if (limits.uploadsInFlight === undefined && limits.storageBytes === undefined) return;
+  await tx.quotaBuckets.holdApp(appId);
+  await checkUploadRoom(service, tx, limits, appId, videoId, size);
 }

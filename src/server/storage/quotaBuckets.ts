@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from './db';
 import type { Schema } from './schema';
 
 /** What an app's bucket limits: API/SOAP/page requests, or tus creations. */
@@ -15,7 +16,20 @@ export interface BucketState {
  * the database, so a limit holds however many instances serve the app.
  */
 export class QuotaBucketStore {
-  constructor(private readonly db: Kysely<Schema>) {}
+  constructor(
+    private readonly db: Kysely<Schema>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /**
+   * Run inside a transaction: another transaction holding the same app waits until this one
+   * ends, so a count and the insert it allows (an upload under `uploadsInFlight`) are one step
+   * across instances. A PostgreSQL advisory lock, its key prefixed so no other use of advisory
+   * locks (tus uploads, the migrator) meets it; SQLite runs one transaction at a time already.
+   */
+  async holdApp(appId: string): Promise<void> {
+    if (this.dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`quota-app:${appId}`}, 0))`.execute(this.db);
+  }
 
   /**
    * Reads the bucket (made `fresh` when missing) and writes what `step` makes of it, in one

@@ -51,7 +51,7 @@ function storesOn(db: Kysely<Schema>, dialect: Dialect, committed?: (() => void)
     jobs: new JobStore(db, dialect),
     callbacks: new CallbackStore(db),
     settings: new SettingStore(db),
-    quotaBuckets: new QuotaBucketStore(db),
+    quotaBuckets: new QuotaBucketStore(db, dialect),
     async transaction(work) {
       if (committed) return work(stores);
       const announcements: (() => void)[] = [];

@@ -6,7 +6,7 @@ import { TICKET_HEADER } from '../../shared/uploadPage';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 import type { Handler } from '../http/router';
-import { admitUploadQuota } from '../quota/quotas';
+import { admitUploadQuota, recheckUploadRoom } from '../quota/quotas';
 import { admitNewUpload } from './admission';
 import type { UploadFinisher } from './finisher';
 import { uncopiedBody } from './requestBody';
@@ -119,6 +119,7 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
       // Checked again here, in one transaction with the insert, so two creations cannot both win.
       const replaced = await service.stores.transaction(async (tx) => {
         const existing = await admitNewUpload(tx, claims);
+        await recheckUploadRoom(service, tx, claims.appId, claims.videoId, upload.size ?? 0);
         if (existing) await tx.uploads.removeUnfinished(existing.id);
         await tx.uploads.insert({
           id: upload.id,
