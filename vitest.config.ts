@@ -27,6 +27,7 @@ const SERVICE_SCALED = [
   'test/processing.lease.test.ts',
   'test/processing.test.ts',
   'test/processing.queue.test.ts',
+  'test/quota.test.ts',
   'test/sdk.test.ts',
   'test/security.processing.test.ts',
   'test/security.tus.test.ts',

@@ -9,6 +9,7 @@ import { downloadBench } from './download';
 import { ingestBench } from './ingest';
 import { pagingBench } from './paging';
 import { processingBench } from './processing';
+import { quotaBench } from './quota';
 import { s3UploadBench } from './s3Upload';
 import { sizeReport } from './size';
 import { startupBench } from './startup';
@@ -22,6 +23,7 @@ const BENCHES: { name: string; title: string; run: () => void | Promise<void> }[
   { name: 'ingest', title: 'service ingest: tus PATCH against a bare pipe to disk', run: ingestBench },
   { name: 'browser', title: 'the widget in Chromium: throughput against xhr and fetch, openUpload to interactive', run: browserBench },
   { name: 'api', title: 'API: latency and throughput', run: apiBench },
+  { name: 'quota', title: 'per-app quotas: another app\'s latency while one app is throttled', run: quotaBench },
   { name: 'paging', title: 'list paging with 100,000 videos on SQLite and PostgreSQL, and Get beside deep pages', run: pagingBench },
   { name: 'processing', title: 'processing: transcoding wall time', run: processingBench },
   { name: 'download', title: 'server-side download: throughput, service RSS', run: downloadBench },

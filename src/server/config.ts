@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { isQuotaValue, quotaRule, type AppQuota } from './auth/quota';
 import { LOG_LEVELS, isLogLevel, type LogLevel } from './log';
 import { PROJECT_ROOT } from './project';
 import { publicAddressesOnly } from './net/addressPolicy';
@@ -104,12 +105,19 @@ export interface ServiceConfig {
   s3: S3Settings | undefined;
   /** Least important log lines written: `debug`, `info` (one line per request and up), `warn` or `error`. @default 'info' (env `LOG_LEVEL`) */
   logLevel: LogLevel;
+  /**
+   * Every app's limits where its `APPS_FILE` entry's `quota` leaves a field out (docs/operations.md,
+   * "Quotas"); an unset variable is no limit. (env `APP_REQUESTS_PER_S`, `APP_REQUESTS_BURST`
+   * (default 2 × the rate), `APP_UPLOADS_PER_MIN`, `APP_UPLOADS_IN_FLIGHT`, `APP_STORAGE_BYTES`)
+   * @default {} (no limits)
+   */
+  quotaDefaults: AppQuota;
   /** Who may read /metrics and /readyz's details (docs/operations.md). */
   ops: OpsSettings;
 }
 
 /** The operator's endpoints: /metrics and the details of /readyz. */
-export interface OpsSettings {
+interface OpsSettings {
   /**
    * The Bearer token that gets /readyz's details (hosts, bucket, errors) and /metrics on the
    * service's port; unset, no request there does. Not enumerable, so no log line or JSON of the
@@ -265,6 +273,27 @@ function opsSettings(env: NodeJS.ProcessEnv): OpsSettings {
   return settings;
 }
 
+/** The env variable that gives each quota field its service-wide default. */
+const QUOTA_ENV = {
+  requestsPerSecond: 'APP_REQUESTS_PER_S',
+  requestsBurst: 'APP_REQUESTS_BURST',
+  uploadsPerMinute: 'APP_UPLOADS_PER_MIN',
+  uploadsInFlight: 'APP_UPLOADS_IN_FLIGHT',
+  storageBytes: 'APP_STORAGE_BYTES',
+} as const satisfies Record<keyof AppQuota, string>;
+
+function quotaDefaults(env: NodeJS.ProcessEnv): AppQuota {
+  const defaults: AppQuota = {};
+  for (const [field, name] of Object.entries(QUOTA_ENV) as [keyof AppQuota, string][]) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+    if (!isQuotaValue(field, value)) throw new ConfigError(`${name} must be ${quotaRule(field)} (unset for no limit), got "${raw}"`);
+    defaults[field] = value;
+  }
+  return defaults;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const publicAddress = publicUrl(env.PUBLIC_URL || `http://localhost:${port}`);
@@ -312,5 +341,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     s3: s3Settings(env),
     logLevel: logLevel(env.LOG_LEVEL),
     ops: opsSettings(env),
+    quotaDefaults: quotaDefaults(env),
   };
 }

@@ -20,6 +20,7 @@ export const ERRORS = {
   NO_SPACE: { code: '113', message: 'Insufficient Storage', http: 507 },
   DATABASE_UNAVAILABLE: { code: '114', message: 'Database Unavailable', http: 503 },
   STORAGE_UNAVAILABLE: { code: '115', message: 'Storage Unavailable', http: 503 },
+  TOO_MANY_REQUESTS: { code: '116', message: 'Too Many Requests', http: 429 },
   INTERNAL: { code: '500', message: 'Internal Error', http: 500 },
 } as const satisfies Record<string, { code: string; message: string; http: number }>;
 
@@ -32,17 +33,25 @@ function bounded(detail: string | undefined): string | undefined {
   return detail !== undefined && detail.length > MAX_DETAIL_CHARS ? `${detail.slice(0, MAX_DETAIL_CHARS)}…` : detail;
 }
 
+/** What a refusal may tell the client beyond its code and detail. */
+export interface ApiErrorOptions {
+  /** Whole seconds after which the same request may succeed; sent as `Retry-After` (a quota refusal). */
+  retryAfterSeconds?: number;
+}
+
 /** A failure with a code from {@link ERRORS}; `detail` names what was wrong (never a secret), cut to {@link MAX_DETAIL_CHARS}. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly kind: ErrorName;
   readonly detail: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(kind: ErrorName, fullDetail?: string) {
+  constructor(kind: ErrorName, fullDetail?: string, options: ApiErrorOptions = {}) {
     const detail = bounded(fullDetail);
     super(detail ? `${ERRORS[kind].message}: ${detail}` : ERRORS[kind].message);
     this.kind = kind;
     this.detail = detail;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get code(): string {

@@ -4,6 +4,7 @@ import { ApiError } from '../errors';
 import { Params, queryParams } from '../http/params';
 import { sendOk } from '../http/reply';
 import type { RequestContext } from '../http/router';
+import { chargeRequest } from '../quota/quotas';
 import { mediaServer, playFileList } from './mediaUrls';
 import { videoDetail } from './videoRecord';
 
@@ -12,6 +13,7 @@ export function getVideoHandler(service: ServiceContext) {
   return async ({ res, url }: RequestContext): Promise<void> => {
     const params = new Params(queryParams(url));
     const app = authenticateParams(service, params);
+    await chargeRequest(service, app);
     const id = params.require('Id');
     const video = await service.stores.videos.get(id);
     if (!video || video.appId !== app.appId) throw new ApiError('UNKNOWN_VIDEO', id);

@@ -4,6 +4,7 @@ import { ApiError } from '../errors';
 import { Params, queryParams } from '../http/params';
 import { sendOk } from '../http/reply';
 import type { RequestContext } from '../http/router';
+import { chargeRequest } from '../quota/quotas';
 import { readPaging } from './paging';
 import { POST_LIMITS, cutToCodePoints } from './postModel';
 import { videoRecord } from './videoRecord';
@@ -17,6 +18,7 @@ export function listVideosHandler(service: ServiceContext, byAId: boolean) {
   return async ({ res, url }: RequestContext): Promise<void> => {
     const params = new Params(queryParams(url));
     const app = authenticateParams(service, params);
+    await chargeRequest(service, app);
     // Stored names were cut to 50 code points, so the query is cut the same way to find them.
     const createUser = cutToCodePoints(params.require('createUser'), POST_LIMITS.CreateUser);
     let owner = app.appId;

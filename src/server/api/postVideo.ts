@@ -6,6 +6,7 @@ import { sendOk } from '../http/reply';
 import type { RequestContext } from '../http/router';
 import type { Stores } from '../storage/stores';
 import { VideoStatus } from '../storage/videos';
+import { chargeRequest, checkStorageLeft } from '../quota/quotas';
 import { parsePostModel } from './postModel';
 
 /**
@@ -22,7 +23,9 @@ export type OnRegistered = (tx: Stores, videoId: string, sourceGetType: 1 | 2) =
  */
 export async function registerVideo(service: ServiceContext, onRegistered: OnRegistered, params: ParamSource): Promise<string> {
   const app = authenticateParams(service, params);
+  await chargeRequest(service, app);
   const model = parsePostModel((name) => params.get(name));
+  await checkStorageLeft(service, app);
   const id = randomUUID();
   await service.stores.transaction(async (tx) => {
     await tx.videos.insert({

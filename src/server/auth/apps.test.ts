@@ -107,7 +107,7 @@ describe('parseAppsText: one line with file, line and column, and nothing of the
 
   it('places a refused entry at its key, quoting neither the key nor the value', () => {
     const text = `[\n  {"appId": "a", "appSecret": "x"},\n  {"appId": "b", "appSecret": "y", "${SECRET}": 1}\n]`;
-    expect(refusal(text)).toBe('APPS_FILE /etc/ovu/apps.json:3:36: APPS_FILE[1] has a key that is not one of appId, appSecret, callbackUrl, allowedOrigins, readableApps, widgetToken, previousSecret, previousSecretUntil (keys are case-sensitive)');
+    expect(refusal(text)).toBe('APPS_FILE /etc/ovu/apps.json:3:36: APPS_FILE[1] has a key that is not one of appId, appSecret, callbackUrl, allowedOrigins, readableApps, widgetToken, previousSecret, previousSecretUntil, quota (keys are case-sensitive)');
     const twice = `[\n  {"appId": "${SECRET}", "appSecret": "x"},\n  {"appSecret": "y", "appId": "${SECRET}"}\n]`;
     expect(refusal(twice)).toBe('APPS_FILE /etc/ovu/apps.json:3:22: APPS_FILE[1].appId is listed twice (also in APPS_FILE[0])');
     expect(refusal('[{"appId": "a"}]')).toBe('APPS_FILE /etc/ovu/apps.json:1:2: APPS_FILE[0].appSecret must be a non-empty string');

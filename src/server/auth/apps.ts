@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isHttpUrl, isOrigin } from '../http/urls';
 import { lineAndColumn, scanJson, type JsonPath } from './jsonScan';
+import { parseQuota, type AppQuota } from './quota';
 
 /** One registered application, as listed in `APPS_FILE`. */
 export interface AppRecord {
@@ -24,6 +25,8 @@ export interface AppRecord {
   previousSecret?: string;
   /** Milliseconds since 1970 (an ISO time in `APPS_FILE`) after which `previousSecret` is refused. */
   previousSecretUntil?: number;
+  /** Limits of this app; a field left out takes its `APP_*` default (quota.ts). */
+  quota?: AppQuota;
 }
 
 const WIDGET_TOKEN_POLICIES = ['any', 'scoped'] as const;
@@ -70,7 +73,7 @@ function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
-const KNOWN_KEYS = ['appId', 'appSecret', 'callbackUrl', 'allowedOrigins', 'readableApps', 'widgetToken', 'previousSecret', 'previousSecretUntil'];
+const KNOWN_KEYS = ['appId', 'appSecret', 'callbackUrl', 'allowedOrigins', 'readableApps', 'widgetToken', 'previousSecret', 'previousSecretUntil', 'quota'];
 
 /** A time with its offset, so the end of a rotation cannot depend on the service's time zone. */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -133,6 +136,7 @@ export function parseApps(json: unknown): AppRecord[] {
       app.previousSecret = previousSecret as string;
       app.previousSecretUntil = until;
     }
+    if (raw.quota !== undefined) app.quota = parseQuota(raw.quota, (message, field) => refuse(`.quota${message}`, 'quota', ...(field === undefined ? [] : [field])));
     return app;
   });
 }

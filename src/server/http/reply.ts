@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { AuthMsg } from '../../shared/apiReplies';
 import { ERRORS, type ApiError } from '../errors';
 
@@ -13,10 +13,11 @@ export const BASE_HEADERS = {
 /** The Content-Type of every JSON reply. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-export function sendJson(res: ServerResponse, status: number, body: object): void {
+export function sendJson(res: ServerResponse, status: number, body: object, headers: OutgoingHttpHeaders = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     ...BASE_HEADERS,
+    ...headers,
     'Content-Type': JSON_CONTENT_TYPE,
     'Content-Length': Buffer.byteLength(text),
   });
@@ -32,6 +33,11 @@ export function errorBody(error: ApiError): { AuthMsg: AuthMsg } {
   return { AuthMsg: { ResultCode: error.code, ResultMessage: error.resultMessage } };
 }
 
+/** `Retry-After` when the error says when to come back (a quota refusal), else nothing. */
+export function errorHeaders(error: ApiError): OutgoingHttpHeaders {
+  return error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.retryAfterSeconds) };
+}
+
 export function sendApiError(res: ServerResponse, error: ApiError): void {
-  sendJson(res, error.httpStatus, errorBody(error));
+  sendJson(res, error.httpStatus, errorBody(error), errorHeaders(error));
 }

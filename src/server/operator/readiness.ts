@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context';
 import { probeTool, probeWritable } from './probes';
 
 /** The parts /readyz checks, by the names every reply uses. */
-export const READINESS_PARTS = ['database', 'storage', 'ffmpeg'] as const;
+const READINESS_PARTS = ['database', 'storage', 'ffmpeg'] as const;
 export type ReadinessPart = (typeof READINESS_PARTS)[number];
 
 /**

@@ -84,6 +84,8 @@ export interface TranscodeResult {
   duration: number;
   posterFile: string;
   playFiles: readonly PlayFile[];
+  /** What the play files and pictures take together (the app's storage quota counts it). */
+  bytes: number;
 }
 
 /** Thrown inside a transaction to undo it when the video left the expected state meanwhile. */
@@ -100,7 +102,7 @@ export async function markTranscoded(service: ServiceContext, videoId: string, r
   try {
     await service.stores.transaction(async (tx) => {
       await tx.playFiles.replace(videoId, result.playFiles);
-      await tx.videos.recordTranscode(videoId, result.duration, result.posterFile, service.now());
+      await tx.videos.recordTranscode(videoId, result.duration, result.posterFile, result.bytes, service.now());
       if (!(await markProcessed(service, videoId, [VideoStatus.Transcoding], VideoStatus.Normal, '', tx))) throw new StaleStep();
     });
     return true;

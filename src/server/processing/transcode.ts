@@ -1,5 +1,5 @@
 import { readdirSync, rmSync } from 'node:fs';
-import { copyFile, link } from 'node:fs/promises';
+import { copyFile, link, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import type { ServiceContext } from '../context';
@@ -92,11 +92,14 @@ async function transcodeWithin(service: ServiceContext, video: Video, signal: Ab
       : await transcodeRenditions(service, source, work, info, threads, signal, ledger);
     const pictures = await makePictures(ffmpegPath, source, work, info, threads, maxSourcePixels, signal, ledger);
     signal.throwIfAborted();
-    await space.publish([...playFiles.map((play) => play.file), ...pictures]);
+    const outputs = [...playFiles.map((play) => play.file), ...pictures];
+    // Measured in the work space, which is local even when the files then go to S3.
+    const bytes = (await Promise.all(outputs.map((name) => stat(join(work, name))))).reduce((sum, file) => sum + file.size, 0);
+    await space.publish(outputs);
     // Nothing is needed from the work space once published; removed before status 1, so whoever
     // sees status 1 finds no work folder left (removing it after raced a reader of the folder).
     await space.dispose();
-    if (!(await markTranscoded(service, video.id, { duration: info.duration, posterFile: POSTER_FILE, playFiles }))) {
+    if (!(await markTranscoded(service, video.id, { duration: info.duration, posterFile: POSTER_FILE, playFiles, bytes }))) {
       throw new TranscodeSupersededError(`video ${video.id} left status 6 while it was transcoded`);
     }
     service.log.info('video transcoded', {

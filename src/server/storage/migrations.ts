@@ -149,5 +149,20 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('jobs_app_turns').on('jobs').columns(['kind', 'app_id', 'claimed_at']).execute();
       },
     },
+    '0006_quota_buckets': {
+      async up(db) {
+        // Per-app token buckets (requests, tus creations), shared by every instance on the database.
+        await db.schema
+          .createTable('quota_buckets')
+          .addColumn('app_id', 'text', (c) => c.notNull())
+          .addColumn('bucket', 'text', (c) => c.notNull())
+          .addColumn('tokens', real, (c) => c.notNull())
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .addPrimaryKeyConstraint('quota_buckets_pk', ['app_id', 'bucket'])
+          .execute();
+        // What a video's transcode stored (play files and pictures), counted against the app's storage quota.
+        await db.schema.alterTable('videos').addColumn('rendition_bytes', big, (c) => c.notNull().defaultTo(0)).execute();
+      },
+    },
   };
 }

@@ -22,6 +22,8 @@ export interface Schema {
     updated_at: number;
     /** Registration order, the list's tie-breaker (PostgreSQL; SQLite uses its rowid). */
     seq: Generated<number>;
+    /** Bytes of the play files and pictures its transcode stored; 0 before. */
+    rendition_bytes: Generated<number>;
   };
   video_counts: { app_id: string; create_user: string; n: number };
   uploads: {
@@ -65,4 +67,6 @@ export interface Schema {
   };
   /** Values shared by every instance (ticket key, demo app); see settings.ts. */
   settings: { name: string; value: string; created_at: number };
+  /** Each app's token buckets (see quotaBuckets.ts). */
+  quota_buckets: { app_id: string; bucket: 'requests' | 'uploads'; tokens: number; updated_at: number };
 }

@@ -3,6 +3,7 @@ import { CallbackStore } from './callbacks';
 import { connect, type Connection, type DatabaseConfig, type Dialect } from './db';
 import { JobStore } from './jobs';
 import { PlayFileStore } from './playFiles';
+import { QuotaBucketStore } from './quotaBuckets';
 import type { Schema } from './schema';
 import { SettingStore } from './settings';
 import { UploadStore } from './uploads';
@@ -19,6 +20,7 @@ export interface Stores {
   jobs: JobStore;
   callbacks: CallbackStore;
   settings: SettingStore;
+  quotaBuckets: QuotaBucketStore;
   /**
    * Runs `work` in one transaction: all of its writes land, or none (it throws). `tx` is the
    * stores to use inside it, and only they: a query beside an open transaction may wait for it
@@ -49,6 +51,7 @@ function storesOn(db: Kysely<Schema>, dialect: Dialect, committed?: (() => void)
     jobs: new JobStore(db, dialect),
     callbacks: new CallbackStore(db),
     settings: new SettingStore(db),
+    quotaBuckets: new QuotaBucketStore(db, dialect),
     async transaction(work) {
       if (committed) return work(stores);
       const announcements: (() => void)[] = [];

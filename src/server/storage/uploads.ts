@@ -75,6 +75,40 @@ export class UploadStore {
     await this.db.updateTable('uploads').set({ finished_at: now }).where('id', '=', id).where('finished_at', 'is', null).execute();
   }
 
+  /**
+   * The app's uploads under way: unfinished, their video still waiting for its file, and created
+   * since `since` (an older one was given up). `exceptVideoId`'s is left out: a new upload of
+   * that video replaces it.
+   */
+  async countInFlight(appId: string, since: number, exceptVideoId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('uploads')
+      .innerJoin('videos', 'videos.id', 'uploads.video_id')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('uploads.app_id', '=', appId)
+      .where('uploads.finished_at', 'is', null)
+      .where('videos.status', '=', 8)
+      .where('uploads.created_at', '>=', since)
+      .where('uploads.video_id', '!=', exceptVideoId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * Bytes the app's uploads hold or have reserved: every upload's declared length, finished (the
+   * video's source) or not, but `exceptVideoId`'s unfinished one (a new upload of that video
+   * replaces it).
+   */
+  async bytesOfApp(appId: string, exceptVideoId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('uploads')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('size'), eb.lit(0)).as('bytes'))
+      .where('app_id', '=', appId)
+      .where((eb) => eb.or([eb('finished_at', 'is not', null), eb('video_id', '!=', exceptVideoId)]))
+      .executeTakeFirstOrThrow();
+    return Number(row.bytes);
+  }
+
   /** Uploads whose video still waits for its file: the candidates for the start-up re-check. */
   async unfinishedOfWaitingVideos(): Promise<Upload[]> {
     const rows = await this.db

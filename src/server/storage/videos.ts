@@ -185,7 +185,22 @@ export class VideoStore {
     await this.db.updateTable('videos').set({ need_handle_special: needHandleSpecial ? 1 : 0 }).where('id', '=', id).execute();
   }
 
-  async recordTranscode(id: string, duration: number, posterFile: string, now: number): Promise<void> {
-    await this.db.updateTable('videos').set({ duration, poster_file: posterFile, updated_at: now }).where('id', '=', id).execute();
+  /** `renditionBytes`: what the play files and pictures take, counted against the app's storage quota. */
+  async recordTranscode(id: string, duration: number, posterFile: string, renditionBytes: number, now: number): Promise<void> {
+    await this.db
+      .updateTable('videos')
+      .set({ duration, poster_file: posterFile, rendition_bytes: renditionBytes, updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Bytes of every play file and picture of the app's videos. */
+  async renditionBytesOfApp(appId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('videos')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('rendition_bytes'), eb.lit(0)).as('bytes'))
+      .where('app_id', '=', appId)
+      .executeTakeFirstOrThrow();
+    return Number(row.bytes);
   }
 }

@@ -6,6 +6,7 @@ import { TICKET_HEADER } from '../../shared/uploadPage';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 import type { Handler } from '../http/router';
+import { admitUploadQuota, recheckUploadRoom } from '../quota/quotas';
 import { admitNewUpload } from './admission';
 import type { UploadFinisher } from './finisher';
 import { uncopiedBody } from './requestBody';
@@ -54,8 +55,8 @@ function metadataText(upload: Upload, key: string, max: number): string {
   return typeof value === 'string' ? value.slice(0, max) : '';
 }
 
-/** A creation request must declare its length up front, within the ticket's limit. */
-function checkCreationHeaders(headers: IncomingHttpHeaders, claims: TicketClaims): void {
+/** A creation request must declare its length up front, within the ticket's limit; returns that length. */
+function checkCreationHeaders(headers: IncomingHttpHeaders, claims: TicketClaims): number {
   if (header(headers, 'upload-defer-length') !== undefined || header(headers, 'upload-concat') !== undefined) {
     throw new ApiError('INVALID_PARAMETER', 'Upload-Length is required; deferred length and concatenation are not accepted');
   }
@@ -65,6 +66,7 @@ function checkCreationHeaders(headers: IncomingHttpHeaders, claims: TicketClaims
   if (size === 0) throw new ApiError('INVALID_PARAMETER', 'the file is empty');
   if (size > claims.maxFileSize) throw new ApiError('FILE_TOO_LARGE', `the limit is ${claims.maxFileSize} bytes`);
   checkMetadataText(header(headers, 'upload-metadata'));
+  return size;
 }
 
 /**
@@ -117,6 +119,7 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
       // Checked again here, in one transaction with the insert, so two creations cannot both win.
       const replaced = await service.stores.transaction(async (tx) => {
         const existing = await admitNewUpload(tx, claims);
+        await recheckUploadRoom(service, tx, claims.appId, claims.videoId, upload.size ?? 0);
         if (existing) await tx.uploads.removeUnfinished(existing.id);
         await tx.uploads.insert({
           id: upload.id,
@@ -176,7 +179,7 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
       metrics.countUploadFailure(res, appId);
       if (method === 'POST') {
         if (!COLLECTION.test(url.pathname)) throw new ApiError('METHOD_NOT_ALLOWED', 'create uploads at the endpoint itself');
-        checkCreationHeaders(req.headers, claims);
+        const size = checkCreationHeaders(req.headers, claims);
         if (creating.has(claims.videoId)) throw new ApiError('WRONG_STATE', 'another upload of this video is being created');
         creating.add(claims.videoId);
         try {
@@ -186,6 +189,7 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
             await finisher.finish(existing.id);
             throw new ApiError('WRONG_STATE', 'the video already has its file');
           }
+          await admitUploadQuota(service, claims.appId, claims.videoId, size);
           await passOn(req, res, appId);
           if (res.statusCode === 201) metrics.uploadsCreated.inc({ app_id: appId });
           const uploadId = created.get(claims.videoId);

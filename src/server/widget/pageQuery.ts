@@ -4,6 +4,7 @@ import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 import { isOrigin } from '../http/urls';
 import type { Params } from '../http/params';
+import { chargeRequest } from '../quota/quotas';
 import { VideoStatus, type Video } from '../storage/videos';
 import { decodePageOptions, type PageOptions } from '../../shared/uploadPage';
 import { languageOf, WIDGET_LANGUAGES, WIDGET_THEMES, type WidgetLanguage, type WidgetTheme } from '../../shared/widgetConfig';
@@ -66,6 +67,7 @@ export function errorPageLook(params: Params, acceptLanguage: string | undefined
  */
 export async function validatePageRequest(service: ServiceContext, params: Params, acceptLanguage: string | undefined): Promise<PageRequest> {
   const { app, secret } = authenticateWidget(service, params);
+  await chargeRequest(service, app);
   const videoId = params.require('videoId');
   const decoded = decodePageOptions((name) => params.get(name));
   if (!decoded.ok) throw new ApiError(decoded.problem.code === '101' ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', decoded.problem.detail);

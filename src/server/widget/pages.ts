@@ -3,6 +3,7 @@ import { pageMessage, type PageMessage } from '../../shared/messages';
 import type { UploadPageBoot } from '../../shared/uploadPage';
 import type { WidgetLanguage } from '../../shared/widgetConfig';
 import type { ApiError } from '../errors';
+import { errorHeaders } from '../http/reply';
 import { errorPageTexts } from './errorPageTexts';
 import { escapeHtml, jsonForScript } from './html';
 import type { ErrorPageLook, NotifyTarget } from './pageQuery';
@@ -125,5 +126,5 @@ ${styles.map((name) => `<link rel="stylesheet" href="${ASSETS_PATH}/${name}">\n`
 </html>
 `;
   const csp = "default-src 'none'; script-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'";
-  send(res, error.httpStatus, { 'Content-Security-Policy': csp }, html);
+  send(res, error.httpStatus, { 'Content-Security-Policy': csp, ...errorHeaders(error) }, html);
 }

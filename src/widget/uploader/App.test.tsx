@@ -388,6 +388,18 @@ describe('uploader: outcomes', () => {
   });
 });
 
+describe('uploader: a quota refusal', () => {
+  it('says the site reached its limit for now, and reports the failure with code 116', async () => {
+    const { upload, posted } = setup();
+    choose(video());
+    const running = await upload();
+    act(() => running.listeners.onRefused('116'));
+    const text = 'This site has reached its limit of uploads for now. Wait a minute, then try again (code 116).';
+    expect(screen.getByRole('alert').textContent).toBe(text);
+    expect(posted).toContainEqual({ type: 'failure', info: expect.objectContaining({ reason: 'server', code: '116', message: text }) });
+  });
+});
+
 describe('uploader: resume from the service state', () => {
   const resume = { uploadUrl: 'http://service.test/UploadWidget/tus/abc', offset: 600, size: 1000, fileName: 'clip.mp4', fingerprint: 'print-of-clip.mp4' };
 

@@ -1,5 +1,8 @@
 import type { WidgetLanguage } from '../../shared/widgetConfig';
 
+/** The service's ResultCode for an app over one of its quotas: a wait helps, unlike other refusals. */
+const TOO_MANY_REQUESTS = '116';
+
 export interface Texts {
   title: string;
   choose: string;
@@ -84,7 +87,10 @@ const EN: Texts = {
   unreadable: (name) => `“${name}” could not be read. Choose it again or another file.`,
   tooLarge: (name, max) => `“${name}” is larger than the limit of ${max}.`,
   networkError: 'The connection to the server failed. Try again to continue from where it stopped.',
-  serverRefused: (code) => `The server refused the upload${code ? ` (code ${code})` : ''}.`,
+  serverRefused: (code) =>
+    code === TOO_MANY_REQUESTS
+      ? `This site has reached its limit of uploads for now. Wait a minute, then try again (code ${code}).`
+      : `The server refused the upload${code ? ` (code ${code})` : ''}.`,
   success: (name) => `“${name}” was uploaded.`,
   processingNext: 'It is being processed now; the video will be ready to play in a few minutes.',
   close: 'Close',
@@ -134,7 +140,8 @@ const ZH_CN: Texts = {
   unreadable: (name) => `无法读取“${name}”，请重新选择或选择其他文件。`,
   tooLarge: (name, max) => `“${name}”超过了 ${max} 的大小限制。`,
   networkError: '与服务器的连接失败。点击重试可从中断处继续。',
-  serverRefused: (code) => `服务器拒绝了本次上传${code ? `（代码 ${code}）` : ''}。`,
+  serverRefused: (code) =>
+    code === TOO_MANY_REQUESTS ? `该网站暂时达到了上传次数上限。请稍等一分钟后重试（代码 ${code}）。` : `服务器拒绝了本次上传${code ? `（代码 ${code}）` : ''}。`,
   success: (name) => `“${name}”上传成功。`,
   processingNext: '视频正在处理中，几分钟后即可播放。',
   close: '关闭',
@@ -184,7 +191,8 @@ const ZH_TW: Texts = {
   unreadable: (name) => `無法讀取「${name}」，請重新選擇或選擇其他檔案。`,
   tooLarge: (name, max) => `「${name}」超過了 ${max} 的大小限制。`,
   networkError: '與伺服器的連線失敗。點選重試可從中斷處繼續。',
-  serverRefused: (code) => `伺服器拒絕了這次上傳${code ? `（代碼 ${code}）` : ''}。`,
+  serverRefused: (code) =>
+    code === TOO_MANY_REQUESTS ? `此網站暫時達到了上傳次數上限。請稍候一分鐘後再試（代碼 ${code}）。` : `伺服器拒絕了這次上傳${code ? `（代碼 ${code}）` : ''}。`,
   success: (name) => `「${name}」上傳成功。`,
   processingNext: '影片正在處理中，幾分鐘後即可播放。',
   close: '關閉',

@@ -132,6 +132,15 @@ describe('tusUpload', () => {
     expect(on.onNetworkError).not.toHaveBeenCalled();
   });
 
+  it('reports a quota refusal (429, 116) as a refusal with its code, not a network error to retry', () => {
+    const tus = fakeTus();
+    const on = listeners();
+    tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network() });
+    tus.state.options.onError!(httpError(429, JSON.stringify({ AuthMsg: { ResultCode: '116', ResultMessage: 'Too Many Requests' } })));
+    expect(on.onRefused).toHaveBeenCalledWith('116');
+    expect(on.onNetworkError).not.toHaveBeenCalled();
+  });
+
   it.each([
     ['a 423 (locked)', httpError(423, '')],
     ["tus's own offset conflict (409 without AuthMsg)", httpError(409, 'Upload-Offset conflict')],
@@ -207,6 +216,7 @@ describe('isRetryable', () => {
     ["tus's offset conflict as the service words it (409, 106)", httpError(409, '{"AuthMsg":{"ResultCode":"106","ResultMessage":"Invalid Parameter: Upload-Offset conflict"}}'), true, true],
     ['a 409 refusal of the service', httpError(409, '{"AuthMsg":{"ResultCode":"107"}}'), true, false],
     ['a 401', httpError(401, '{"AuthMsg":{"ResultCode":"104"}}'), true, false],
+    ['a quota refusal (429, 116)', httpError(429, '{"AuthMsg":{"ResultCode":"116","ResultMessage":"Too Many Requests"}}'), true, false],
     ['a 413', httpError(413, ''), true, false],
   ])('%s → %s', (_case, error, online, expected) => {
     expect(isRetryable(error, online)).toBe(expected);

@@ -1,0 +1,139 @@
+import type { AppRecord } from '../auth/apps';
+import type { AppQuota } from '../auth/quota';
+import type { ServiceContext } from '../context';
+import { ApiError } from '../errors';
+import type { BucketName } from '../storage/quotaBuckets';
+import type { Stores } from '../storage/stores';
+import { TICKET_LIFETIME_SECONDS } from '../upload/ticket';
+import { freshBucket, spendToken, type BucketLimit } from './tokenBucket';
+
+/** An app's limits with the service-wide defaults applied; undefined is no limit. */
+export interface AppLimits {
+  requests: BucketLimit | undefined;
+  uploads: BucketLimit | undefined;
+  uploadsInFlight: number | undefined;
+  storageBytes: number | undefined;
+}
+
+/**
+ * The app's own value of each field, else the `APP_*` default; the app's `null` lifts the default.
+ * A bucket holds at least one token, or a rate below 1 (0.2 a second) could never be spent.
+ */
+export function appLimits(app: AppRecord, defaults: AppQuota): AppLimits {
+  const pick = (field: keyof AppQuota): number | undefined => {
+    const own = app.quota?.[field];
+    return own === null ? undefined : (own ?? defaults[field] ?? undefined);
+  };
+  const rate = pick('requestsPerSecond');
+  const perMinute = pick('uploadsPerMinute');
+  return {
+    requests: rate === undefined ? undefined : { perSecond: rate, size: Math.max(1, pick('requestsBurst') ?? 2 * rate) },
+    uploads: perMinute === undefined ? undefined : { perSecond: perMinute / 60, size: Math.max(1, perMinute) },
+    uploadsInFlight: pick('uploadsInFlight'),
+    storageBytes: pick('storageBytes'),
+  };
+}
+
+/** An upload unfinished for longer than a ticket lives was given up: it no longer counts as in flight. */
+const IN_FLIGHT_WINDOW_MS = TICKET_LIFETIME_SECONDS * 1000;
+/** When uploads in flight are at the limit, nothing says when one ends; the uploader's person is told to try again in this. */
+const IN_FLIGHT_RETRY_SECONDS = 30;
+
+/**
+ * Per service, until when each bucket (of an app, at a limit) is known to hold no token. Nothing
+ * but time adds tokens, so until then a refusal is repeated here without asking the database:
+ * an app hammering past its quota costs no transaction, and nothing the bucket would refuse is
+ * admitted. Keyed by the service so that services in one process (tests) stay apart.
+ */
+const knownEmpty = new WeakMap<ServiceContext, Map<string, number>>();
+
+function tooMany(field: keyof AppQuota, retryAfterSeconds: number): ApiError {
+  return new ApiError('TOO_MANY_REQUESTS', `over the app's ${field} quota; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+}
+
+async function spend(service: ServiceContext, appId: string, bucket: BucketName, limit: BucketLimit, field: keyof AppQuota): Promise<void> {
+  const now = service.now();
+  let empty = knownEmpty.get(service);
+  if (!empty) knownEmpty.set(service, (empty = new Map()));
+  // The limit is part of the key: a quota raised by a reload of APPS_FILE is not held back by an old refusal.
+  const key = JSON.stringify([appId, bucket, limit.perSecond, limit.size]);
+  const until = empty.get(key);
+  if (until !== undefined && now < until) throw tooMany(field, Math.max(1, Math.ceil((until - now) / 1000)));
+  const outcome = await service.stores.quotaBuckets.settle(appId, bucket, freshBucket(limit, now), (state) => spendToken(state, limit, now));
+  if (outcome.granted) return;
+  empty.set(key, now + outcome.retryAfterMs);
+  throw tooMany(field, outcome.retryAfterSeconds);
+}
+
+/**
+ * Counts one authenticated API, SOAP or upload-page request against the app's `requestsPerSecond`,
+ * or refuses it with 116 and `Retry-After`. Run after authentication, so that a caller without
+ * the app's secret cannot spend the app's tokens.
+ */
+export async function chargeRequest(service: ServiceContext, app: AppRecord): Promise<void> {
+  const limit = appLimits(app, service.config.quotaDefaults).requests;
+  if (limit) await spend(service, app.appId, 'requests', limit, 'requestsPerSecond');
+}
+
+/**
+ * What the app stores or has reserved: its uploads (sources, and the declared length of those
+ * under way, but `exceptVideoId`'s unfinished one, which a new upload replaces) and its renditions.
+ */
+async function storedBytes(stores: Stores, appId: string, exceptVideoId: string): Promise<number> {
+  return (await stores.uploads.bytesOfApp(appId, exceptVideoId)) + (await stores.videos.renditionBytesOfApp(appId));
+}
+
+/** Refuses (507/113) a new video of an app whose `storageBytes` are all used. */
+export async function checkStorageLeft(service: ServiceContext, app: AppRecord): Promise<void> {
+  const limit = appLimits(app, service.config.quotaDefaults).storageBytes;
+  if (limit === undefined) return;
+  if ((await storedBytes(service.stores, app.appId, '')) >= limit) throw new ApiError('NO_SPACE', `the app's storageBytes quota (${limit}) is used up`);
+}
+
+/**
+ * Uploads in flight (116), then storage (507/113: what is stored and reserved plus this upload's
+ * length may not pass the quota). An unfinished upload of the same video is left out of the
+ * counts, as the new one replaces it.
+ */
+async function checkUploadRoom(service: ServiceContext, stores: Stores, limits: AppLimits, appId: string, videoId: string, size: number): Promise<void> {
+  if (limits.uploadsInFlight !== undefined) {
+    const running = await stores.uploads.countInFlight(appId, service.now() - IN_FLIGHT_WINDOW_MS, videoId);
+    if (running >= limits.uploadsInFlight) {
+      throw new ApiError('TOO_MANY_REQUESTS', `over the app's uploadsInFlight quota (${limits.uploadsInFlight} at once)`, {
+        retryAfterSeconds: IN_FLIGHT_RETRY_SECONDS,
+      });
+    }
+  }
+  if (limits.storageBytes !== undefined) {
+    const used = await storedBytes(stores, appId, videoId);
+    if (used + size > limits.storageBytes) throw new ApiError('NO_SPACE', `the app's storageBytes quota (${limits.storageBytes}) has no room for ${size} more bytes`);
+  }
+}
+
+/**
+ * Whether the app may create one more upload (of `size` declared bytes, for `videoId`), checked
+ * before tus sees the creation, in the order that spends least: {@link checkUploadRoom}, then one
+ * token of `uploadsPerMinute` (116), which only a creation about to happen spends.
+ */
+export async function admitUploadQuota(service: ServiceContext, appId: string, videoId: string, size: number): Promise<void> {
+  const app = service.apps.get(appId);
+  if (!app) return;
+  const limits = appLimits(app, service.config.quotaDefaults);
+  await checkUploadRoom(service, service.stores, limits, appId, videoId, size);
+  if (limits.uploads) await spend(service, appId, 'uploads', limits.uploads, 'uploadsPerMinute');
+}
+
+/**
+ * {@link checkUploadRoom} again inside the transaction that records the upload, holding the app,
+ * so that creations at the same moment (on one instance or several) cannot all pass a count
+ * made before any of them was recorded. The check before tus answers nearly every refusal (with
+ * `Retry-After`); this one closes the race.
+ */
+export async function recheckUploadRoom(service: ServiceContext, tx: Stores, appId: string, videoId: string, size: number): Promise<void> {
+  const app = service.apps.get(appId);
+  if (!app) return;
+  const limits = appLimits(app, service.config.quotaDefaults);
+  if (limits.uploadsInFlight === undefined && limits.storageBytes === undefined) return;
+  await tx.quotaBuckets.holdApp(appId);
+  await checkUploadRoom(service, tx, limits, appId, videoId, size);
+}

@@ -1,0 +1,34 @@
+import type { BucketState } from '../storage/quotaBuckets';
+
+/** A token bucket's shape: it refills `perSecond` tokens a second, up to `size`. */
+export interface BucketLimit {
+  perSecond: number;
+  size: number;
+}
+
+export interface Spend {
+  next: BucketState;
+  /** Refused: how long until the bucket holds a token, exactly and in whole seconds (at least 1) for `Retry-After`. */
+  outcome: { granted: true } | { granted: false; retryAfterMs: number; retryAfterSeconds: number };
+}
+
+/** A bucket never touched before: full, so an app's first burst passes. */
+export function freshBucket(limit: BucketLimit, now: number): BucketState {
+  return { tokens: limit.size, updatedAt: now };
+}
+
+/**
+ * Spends one token when there is one. The bucket first refills for the time since it was last
+ * touched; a clock behind that time (another instance's, skewed) refills nothing and never moves
+ * the time back, so skew cannot mint tokens. A refusal spends nothing, so a client retrying too
+ * early does not push its own wait further out; it is told how many whole seconds (at least 1)
+ * until a token is there.
+ */
+export function spendToken(state: BucketState, limit: BucketLimit, now: number): Spend {
+  const elapsedMs = Math.max(0, now - state.updatedAt);
+  const tokens = Math.min(limit.size, state.tokens + (elapsedMs / 1000) * limit.perSecond);
+  const next = { tokens, updatedAt: Math.max(now, state.updatedAt) };
+  if (tokens >= 1) return { next: { ...next, tokens: tokens - 1 }, outcome: { granted: true } };
+  const retryAfterMs = ((1 - tokens) / limit.perSecond) * 1000;
+  return { next, outcome: { granted: false, retryAfterMs, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) } };
+}
