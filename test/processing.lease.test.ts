@@ -8,6 +8,7 @@ import type { ServiceContext } from '../src/server/context';
 import { silentLogger } from '../src/server/log';
 import { markProcessed } from '../src/server/processing/pipeline';
 import { ProcessingWorker, type JobRunner } from '../src/server/processing/queue';
+import { serviceOutages } from '../src/server/outages';
 import { ServiceSignals } from '../src/server/signals';
 import { openStores } from '../src/server/storage/stores';
 import { VideoStatus } from '../src/server/storage/videos';
@@ -32,6 +33,7 @@ async function contextOn(dataDir: string): Promise<ServiceContext> {
     stores,
     files: diskFiles(dataDir),
     log: silentLogger,
+    outages: serviceOutages({ log: silentLogger, stores, files: diskFiles(dataDir), dataDir }),
     signals: new ServiceSignals(),
     now: Date.now,
   };

@@ -10,6 +10,7 @@ import { silentLogger } from '../src/server/log';
 import { diskFiles } from '../src/server/media/diskFiles';
 import { enqueueJob, markProcessed, markSourceStored } from '../src/server/processing/pipeline';
 import { MAX_JOB_ATTEMPTS, ProcessingWorker, type JobRunner } from '../src/server/processing/queue';
+import { serviceOutages } from '../src/server/outages';
 import { ServiceSignals } from '../src/server/signals';
 import type { Schema } from '../src/server/storage/schema';
 import { openStores } from '../src/server/storage/stores';
@@ -30,12 +31,14 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A service context on its own database connection, as a second process would have. */
 async function contextOn(dataDir: string): Promise<ServiceContext> {
+  const stores = await openStores({ dataDir, databaseUrl: await databaseUrlFor(dataDir) });
   return {
     config: readConfig({ DATA_DIR: dataDir }),
     apps: createAppRegistry(TEST_APPS),
-    stores: await openStores({ dataDir, databaseUrl: await databaseUrlFor(dataDir) }),
+    stores,
     files: diskFiles(dataDir),
     log: silentLogger,
+    outages: serviceOutages({ log: silentLogger, stores, files: diskFiles(dataDir), dataDir }),
     signals: new ServiceSignals(),
     now: Date.now,
   };

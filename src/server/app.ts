@@ -11,13 +11,12 @@ import { logRequest } from './http/requestLog';
 import { matchRoute, requestUrl, type Route } from './http/router';
 import { createLogger, type Logger } from './log';
 import { openMediaFiles, type MediaFiles } from './media/mediaFiles';
+import { serviceOutages, type Outages } from './outages';
 import { enqueueJob } from './processing/pipeline';
 import { ProcessingWorker, recoverInterruptedJobs } from './processing/queue';
 import { apiRoutes } from './routes';
 import { ServiceSignals } from './signals';
 import { openStores, type ServiceStores } from './storage/stores';
-import { isBucketUnavailable } from './storage/s3Client';
-import { isDatabaseUnavailable } from './storage/unavailable';
 import { createUploadService } from './upload/uploadService';
 
 export interface ServiceOptions {
@@ -62,17 +61,21 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
   let stores: ServiceStores | undefined;
   let files: MediaFiles | undefined;
+  let outages: Outages | undefined;
   try {
     stores = await openStores(config);
     const now = options.now ?? Date.now;
     const apps = options.apps ?? [await settleDemoApp(config.dataDir, stores.settings, log, now())];
     files = await openMediaFiles(config);
+    outages = serviceOutages({ log, stores, files, dataDir: config.dataDir });
+    await outages.fillReserve();
     const context: ServiceContext = {
       config,
       apps: createAppRegistry(apps),
       stores,
       files,
       log,
+      outages,
       signals: new ServiceSignals(),
       now,
     };
@@ -99,12 +102,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         logEntry.route = route.path;
         await route.handler({ req, res, url });
       } catch (error) {
-        const unavailable = !isApiError(error) && isDatabaseUnavailable(error);
-        const bucketLost = !isApiError(error) && isBucketUnavailable(error);
-        const apiError = isApiError(error) ? error : new ApiError(unavailable ? 'DATABASE_UNAVAILABLE' : bucketLost ? 'STORAGE_UNAVAILABLE' : 'INTERNAL');
-        if (unavailable) log.warn('database unavailable', { route: logEntry.route, error: String((error as Error)?.message ?? error) });
-        else if (bucketLost || apiError.kind === 'STORAGE_UNAVAILABLE') log.warn('S3 bucket unavailable', { route: logEntry.route, bucket: config.s3?.bucket });
-        else if (!isApiError(error)) log.error('unhandled error', { route: logEntry.route, error: String((error as Error)?.stack ?? error) });
+        // A lost database or bucket, or a full disk, is logged once per outage, not per request.
+        const failure = context.outages.answer(error);
+        const apiError = failure ?? (isApiError(error) ? error : new ApiError('INTERNAL'));
+        if (!failure && !isApiError(error)) log.error('unhandled error', { route: logEntry.route, error: String((error as Error)?.stack ?? error) });
         if (res.headersSent) {
           res.destroy();
           return;
@@ -119,6 +120,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const callbacks = startCallbackDelivery(context);
     const opened = stores;
     const openedFiles = files;
+    const openedOutages = outages;
 
     return {
       context,
@@ -131,6 +133,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         // Running jobs are aborted and re-queued before the database closes under them.
         await worker.stop();
         await callbacks.stop();
+        openedOutages.close();
         await opened.close();
         openedFiles.close();
       },
@@ -138,6 +141,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   } catch (error) {
     server.closeAllConnections();
     server.close();
+    outages?.close();
     await stores?.close();
     files?.close();
     throw error;

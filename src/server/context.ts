@@ -2,6 +2,7 @@ import type { AppRegistry } from './auth/apps';
 import type { ServiceConfig } from './config';
 import type { Logger } from './log';
 import type { MediaFiles } from './media/mediaFiles';
+import type { Outages } from './outages';
 import type { ServiceSignals } from './signals';
 import type { ServiceStores } from './storage/stores';
 
@@ -14,6 +15,8 @@ export interface ServiceContext {
   /** The files of videos: on local disk, or in the S3 bucket. */
   files: MediaFiles;
   log: Logger;
+  /** Where a lost database or bucket, or a full disk, becomes its code and one log line per outage. */
+  outages: Outages;
   signals: ServiceSignals;
   /** Milliseconds since 1970; a parameter so tests can move the clock. */
   now(): number;

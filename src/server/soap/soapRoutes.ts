@@ -65,13 +65,17 @@ async function readSoapBody(req: RequestContext['req']): Promise<Buffer> {
   }
 }
 
-/** Application failures are a normal PostResult carrying the ResultCode, exactly as the web API's AuthMsg. */
+/**
+ * Application failures are a normal PostResult carrying the ResultCode, exactly as the web API's
+ * AuthMsg; so is a lost database or a full disk (114, 113): the call was fine and may be sent again.
+ */
 async function postResult(service: ServiceContext, onRegistered: OnRegistered, params: ParamSource): Promise<string> {
   try {
     return postResponseXml(OK_AUTH_MSG, await registerVideo(service, onRegistered, params));
   } catch (error) {
-    if (!isApiError(error)) throw error;
-    return postResponseXml(errorBody(error).AuthMsg);
+    const failure = service.outages.answer(error) ?? (isApiError(error) ? error : undefined);
+    if (!failure) throw error;
+    return postResponseXml(errorBody(failure).AuthMsg);
   }
 }
 
