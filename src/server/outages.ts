@@ -97,11 +97,6 @@ export class Outages {
     return failure;
   }
 
-  /** True while an outage of `kind` is open. */
-  isOpen(kind: OutageKind): boolean {
-    return this.open.has(kind);
-  }
-
   /**
    * Runs `write` (a small record that must land, such as a job's failed outcome); when it fails
    * for lack of room, gives the reserve back to the disk and runs it once more.
