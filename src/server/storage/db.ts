@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { migrations } from './migrations';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './privateModes';
 import type { Schema } from './schema';
+import { DatabaseConnectError } from './unavailable';
 
 /** A raw SQLite connection (tests read what the service stored through one). */
 export type Db = Database.Database;
@@ -159,7 +160,12 @@ async function connectPostgres(url: string): Promise<Connection> {
     await pool.end();
     throw new DatabaseUnavailableError(`DATABASE_URL cannot be reached (${(error as { code?: string }).code ?? String(error)})`);
   }
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  // Every failure to open a connection means the database is away, whatever the socket said.
+  const connectingPool = {
+    connect: () => pool.connect().catch((error: unknown) => Promise.reject(new DatabaseConnectError(error))),
+    end: () => pool.end(),
+  };
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: connectingPool }) });
   return {
     db,
     dialect: 'postgres',

@@ -9,7 +9,23 @@
 // or a broken pipe there is more often the client's own socket than the database's.
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENOTFOUND']);
 
+/**
+ * The pool could not open a connection to the database. A reset there comes from the database's
+ * side (a server shutting down closes new sessions), unlike one on a request's own socket.
+ */
+export class DatabaseConnectError extends Error {
+  override readonly name = 'DatabaseConnectError';
+  readonly code: string | undefined;
+
+  constructor(cause: unknown) {
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    super(`cannot connect to the database: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.code = typeof code === 'string' ? code : undefined;
+  }
+}
+
 export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof Error && error.name === 'DatabaseConnectError') return true;
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (SOCKET_CODES.has(code) || code.startsWith('08') || code.startsWith('57P'))) return true;
   return typeof message === 'string' && /^Connection terminated|connection error|Connection terminated unexpectedly/.test(message);
