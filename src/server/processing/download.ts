@@ -12,6 +12,7 @@ import { anyAddress, publicAddressesOnly, type AddressPolicy } from '../net/addr
 import { bareHostname, pinnedLookup, systemResolver, vetHost, type Resolver } from '../net/vettedHost';
 import type { Video } from '../storage/videos';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/privateModes';
+import { isNoSpace } from '../outages';
 import { sourceExtension } from './sourceExtension';
 
 /** Why a download failed; the code starts the message that ends up in `status_reason`. */
@@ -176,8 +177,9 @@ async function removeStaleTempFiles(dir: string): Promise<void> {
 function asDownloadError(error: unknown): DownloadError {
   if (isDownloadError(error)) return error;
   const failure = error as NodeJS.ErrnoException;
-  // Errors from the file system carry a path; everything else came from the network.
-  if (failure?.path !== undefined) return new DownloadError('storage', failure.code ?? 'cannot write the file');
+  // Errors from the file system carry a path (a write through an open file handle does not, hence
+  // the codes of a full disk); everything else came from the network.
+  if (failure?.path !== undefined || isNoSpace(failure)) return new DownloadError('storage', failure.code ?? 'cannot write the file');
   return new DownloadError('network', failure?.code ?? failure?.message ?? String(error));
 }
 
