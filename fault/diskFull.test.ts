@@ -55,7 +55,11 @@ function fillUp(file: string): void {
   }
 }
 
-/** A source server that sends the first 64 KiB at once and the rest of 8 MiB when `release()` is called. */
+/**
+ * A source server that sends its headers at once and its 8 MiB body when `release()` is called:
+ * the download's file then holds nothing when the disk fills, so its failure frees no room, and
+ * recording it needs the service's reserve.
+ */
 async function slowSource(): Promise<{ url: string; requested: Promise<void>; release(): void }> {
   const body = randomBytes(8 * MIB);
   let requested!: () => void;
@@ -64,9 +68,9 @@ async function slowSource(): Promise<{ url: string; requested: Promise<void>; re
   const released = new Promise<void>((resolve) => (release = resolve));
   source = createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': String(body.length) });
-    res.write(body.subarray(0, 64 * 1024));
+    res.flushHeaders();
     requested();
-    void released.then(() => res.end(body.subarray(64 * 1024)));
+    void released.then(() => res.end(body));
   });
   await new Promise<void>((listening) => source!.listen(0, '127.0.0.1', listening));
   return { url: `http://127.0.0.1:${(source.address() as AddressInfo).port}/clip.mp4`, requested: gotRequest, release };
