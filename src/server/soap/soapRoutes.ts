@@ -49,7 +49,11 @@ function soapPostHandler(service: ServiceContext, onRegistered: OnRegistered) {
     } catch (error) {
       // Drain what the client is still sending so it reads the fault instead of a reset.
       req.resume();
-      sendSoap(res, version, 500, faultXml(version, asFault(service, error)));
+      // A lost database or a full disk (114, 113) is no fault of the message: a PostResult, as the
+      // web API's AuthMsg, which the client may send again; logged once per outage.
+      const failure = service.outages.answer(error);
+      if (failure) sendSoap(res, version, 200, envelopeXml(version, postResponseXml(errorBody(failure).AuthMsg)));
+      else sendSoap(res, version, 500, faultXml(version, asFault(service, error)));
     }
   };
 }
@@ -65,17 +69,13 @@ async function readSoapBody(req: RequestContext['req']): Promise<Buffer> {
   }
 }
 
-/**
- * Application failures are a normal PostResult carrying the ResultCode, exactly as the web API's
- * AuthMsg; so is a lost database or a full disk (114, 113): the call was fine and may be sent again.
- */
+/** Application failures are a normal PostResult carrying the ResultCode, exactly as the web API's AuthMsg. */
 async function postResult(service: ServiceContext, onRegistered: OnRegistered, params: ParamSource): Promise<string> {
   try {
     return postResponseXml(OK_AUTH_MSG, await registerVideo(service, onRegistered, params));
   } catch (error) {
-    const failure = service.outages.answer(error) ?? (isApiError(error) ? error : undefined);
-    if (!failure) throw error;
-    return postResponseXml(errorBody(failure).AuthMsg);
+    if (!isApiError(error)) throw error;
+    return postResponseXml(errorBody(error).AuthMsg);
   }
 }
 
