@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './errors';
 import { createLogger } from './log';
 import { Outages, noSpaceReason, partFailureOf } from './outages';
+import { DatabaseConnectError } from './storage/unavailable';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -11,12 +12,13 @@ const errno = (code: string, message = code) => Object.assign(new Error(message)
 
 describe('partFailureOf', () => {
   it.each([
-    ['a refused connection to PostgreSQL', errno('ECONNREFUSED'), '114'],
+    ['a connection the pool could not open', new DatabaseConnectError(errno('ECONNRESET')), '114'],
     ['PostgreSQL shutting down (57P01)', errno('57P01'), '114'],
     ['a full disk', errno('ENOSPC'), '113'],
     ['a used-up quota', errno('EDQUOT'), '113'],
     ["SQLite's full database", errno('SQLITE_FULL', 'database or disk is full'), '113'],
     ['the 115 of a lost bucket', new ApiError('STORAGE_UNAVAILABLE'), '115'],
+    ['a refused connection to the S3 endpoint', errno('ECONNREFUSED'), '115'],
   ])('answers %s with its code', (_what, error, code) => {
     expect(partFailureOf(error)?.code).toBe(code);
   });
@@ -48,7 +50,7 @@ describe('Outages', () => {
       probes: { DATABASE_UNAVAILABLE: async () => back, STORAGE_UNAVAILABLE: async () => true, NO_SPACE: async () => true },
     });
     try {
-      for (let i = 0; i < 50; i++) expect(outages.answer(errno('ECONNREFUSED'))?.code).toBe('114');
+      for (let i = 0; i < 50; i++) expect(outages.answer(errno('57P01'))?.code).toBe('114');
       await vi.advanceTimersByTimeAsync(10_000);
       expect(lines.map((line) => [line.level, line.part, line.message])).toEqual([
         ['error', 'database', 'database outage: the database cannot be reached; requests answer 114 until it is back'],
@@ -63,7 +65,7 @@ describe('Outages', () => {
 
       // A second outage is a new line.
       back = false;
-      outages.answer(errno('ECONNREFUSED'));
+      outages.answer(errno('57P01'));
       expect(lines).toHaveLength(3);
       expect(outages.answer(new TypeError('a bug'))).toBeUndefined();
       expect(lines).toHaveLength(3);

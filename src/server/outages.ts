@@ -49,8 +49,9 @@ export function noSpaceReason(error: unknown): string | undefined {
 /** The reply a part's failure gets (114, 115 or 113), or undefined when `error` is no part's failure. */
 export function partFailureOf(error: unknown): ApiError | undefined {
   if (isApiError(error)) return isOutageKind(error.kind) ? error : undefined;
-  if (isDatabaseUnavailable(error)) return new ApiError('DATABASE_UNAVAILABLE');
+  // The bucket first: a bare ECONNREFUSED is an S3 call's, the database's come as DatabaseConnectError.
   if (isBucketUnavailable(error)) return new ApiError('STORAGE_UNAVAILABLE');
+  if (isDatabaseUnavailable(error)) return new ApiError('DATABASE_UNAVAILABLE');
   if (isNoSpace(error)) return new ApiError('NO_SPACE');
   return undefined;
 }

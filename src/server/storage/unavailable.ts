@@ -15,12 +15,10 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENOTFOUND']);
  */
 export class DatabaseConnectError extends Error {
   override readonly name = 'DatabaseConnectError';
-  readonly code: string | undefined;
 
+  // No `code` of its own: a bare ECONNREFUSED is also what a lost S3 bucket says (isBucketUnavailable).
   constructor(cause: unknown) {
-    const code = (cause as { code?: unknown } | undefined)?.code;
     super(`cannot connect to the database: ${(cause as Error)?.message ?? String(cause)}`, { cause });
-    this.code = typeof code === 'string' ? code : undefined;
   }
 }
 
