@@ -94,7 +94,7 @@ export class Outages {
   /** `error`'s reply when it is a part's failure (the outage noted), or undefined when it is not. */
   answer(error: unknown): ApiError | undefined {
     const failure = partFailureOf(error);
-    if (failure) this.begin(failure.kind as OutageKind, error);
+    if (failure) this.begin(failure, error);
     return failure;
   }
 
@@ -123,10 +123,10 @@ export class Outages {
     this.open.clear();
   }
 
-  private begin(kind: OutageKind, error: unknown): void {
+  private begin(failure: ApiError, error: unknown): void {
+    const kind = failure.kind as OutageKind;
     if (this.open.has(kind)) return;
     const { part, what } = OUTAGES[kind];
-    const failure = partFailureOf(error)!;
     this.log.error(`${part} outage: ${what}; requests answer ${failure.code} until it is back`, {
       part,
       code: failure.code,
