@@ -22,7 +22,7 @@ let source: Server | undefined;
 beforeAll(() => {
   mkdirSync(home.dataDir, { recursive: true });
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m,mode=0700', 'tmpfs', home.dataDir], { stdio: 'pipe' });
+    execFileSync('/bin/mount', ['-t', 'tmpfs', '-o', 'size=16m,mode=0700', 'tmpfs', home.dataDir], { stdio: 'pipe' });
   } catch (error) {
     mountRefused = String((error as { stderr?: Buffer }).stderr ?? error).trim();
   }
@@ -31,7 +31,7 @@ afterAll(async () => {
   await stopCrashable(service);
   source?.closeAllConnections();
   source?.close();
-  if (mountRefused === undefined) execFileSync('umount', [home.dataDir]);
+  if (mountRefused === undefined) execFileSync('/bin/umount', [home.dataDir]);
   home.remove();
 });
 

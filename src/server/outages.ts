@@ -8,7 +8,7 @@ import type { ServiceStores } from './storage/stores';
 import { isDatabaseUnavailable } from './storage/unavailable';
 
 /** The parts whose loss has an answer of its own; the names /readyz reports them under. */
-export type OutagePart = 'database' | 'storage';
+type OutagePart = 'database' | 'storage';
 
 /** Each kind of outage: its part, and what is wrong in words an operator reads in the log. */
 const OUTAGES = {
@@ -63,7 +63,7 @@ export type RecoveryProbe = () => Promise<boolean>;
 const PROBE_EVERY_MS = 2_000;
 
 /** Free space that counts as room again: what a registration or a small upload needs, with margin. */
-export const ROOM_AGAIN_BYTES = 4 * 1024 * 1024;
+const ROOM_AGAIN_BYTES = 4 * 1024 * 1024;
 
 export interface OutagesOptions {
   log: Logger;

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { PRIVATE_FILE_MODE } from './storage/privateModes';
 
 /** Room for a few hundred small SQLite writes (a failed job's outcome and its callback row). */
-export const RESERVE_BYTES = 1024 * 1024;
+const RESERVE_BYTES = 1024 * 1024;
 
 /** The reserve's name in DATA_DIR. */
-export const RESERVE_FILE = 'space-reserve';
+const RESERVE_FILE = 'space-reserve';
 
 /**
  * A file of zeros in DATA_DIR held back from everything else. When the disk fills up under a
