@@ -67,18 +67,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const now = options.now ?? Date.now;
     const apps = options.apps ?? [await settleDemoApp(config.dataDir, stores.settings, log, now())];
     files = await openMediaFiles(config);
-    outages = serviceOutages({ log, stores, files, dataDir: config.dataDir });
-    await outages.fillReserve();
     const context: ServiceContext = {
       config,
       apps: createAppRegistry(apps),
       stores,
       files,
       log,
-      outages,
+      outages: serviceOutages({ log, stores, files, dataDir: config.dataDir }),
       signals: new ServiceSignals(),
       now,
     };
+    outages = context.outages;
+    await outages.fillReserve();
     // Before any request or worker runs: jobs cut off by the last stop go back to the queue.
     await recoverInterruptedJobs(context);
     const worker = new ProcessingWorker(context, { concurrency: config.processingConcurrency });

@@ -8,11 +8,11 @@ import { pipeline } from 'node:stream/promises';
 import type { ServiceConfig } from '../config';
 import type { ServiceContext } from '../context';
 import { mediaDir } from '../media/paths';
+import { isNoSpace } from '../outages';
 import { anyAddress, publicAddressesOnly, type AddressPolicy } from '../net/addressPolicy';
 import { bareHostname, pinnedLookup, systemResolver, vetHost, type Resolver } from '../net/vettedHost';
 import type { Video } from '../storage/videos';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/privateModes';
-import { isNoSpace } from '../outages';
 import { sourceExtension } from './sourceExtension';
 
 /** Why a download failed; the code starts the message that ends up in `status_reason`. */
