@@ -1,7 +1,6 @@
 import type { Logger } from '../log';
 import { ApiError, ERRORS, isApiError, type ErrorName } from '../errors';
 import { errorBody } from '../http/reply';
-import type { Outages } from '../outages';
 
 /** A reply as @tus/server's `onResponseError` takes it. */
 export interface TusErrorReply {
@@ -24,19 +23,15 @@ function kindOfTusStatus(status: number): ErrorName {
 /**
  * Every error leaving the tus endpoint as `{AuthMsg:{ResultCode, ResultMessage}}`, like the API's.
  * Our own ApiErrors (thrown by the hooks) carry their table status; tus's keep theirs. A part's
- * failure is that part's code, logged once per outage: a full disk is 507 / 113, a refusal the
- * client may retry once there is room (the bytes written before it stay, so the upload resumes
- * from there); a lost database 503 / 114; a lost bucket 503 / 115.
+ * failure comes here as its ApiError already (Outages, in the endpoint's onResponseError), logged
+ * once per outage: a full disk (the file's own error, which tus passes on unchanged, or SQLite's)
+ * is 507 / 113, a refusal the client may retry once there is room (the bytes written before it
+ * stay, so the upload resumes from there); a lost database 503 / 114; a lost bucket 503 / 115.
  */
-export function tusErrorReply(error: unknown, outages: Outages, log: Logger): TusErrorReply {
+export function tusErrorReply(error: unknown, log: Logger): TusErrorReply {
   let status: number;
   let apiError: ApiError;
-  // A lost database or bucket, or a full disk (the file's own error, which tus passes on unchanged, or SQLite's).
-  const failure = outages.answer(error);
-  if (failure) {
-    apiError = failure;
-    status = failure.httpStatus;
-  } else if (isApiError(error)) {
+  if (isApiError(error)) {
     status = error.httpStatus;
     apiError = error;
   } else if (isTusError(error)) {
@@ -47,6 +42,6 @@ export function tusErrorReply(error: unknown, outages: Outages, log: Logger): Tu
     status = ERRORS.INTERNAL.http;
     apiError = new ApiError('INTERNAL');
   }
-  if (!failure && status >= 500) log.error('upload request failed', { error: String((error as Error)?.stack ?? error) });
+  if (apiError.kind === 'INTERNAL') log.error('upload request failed', { error: String((error as Error)?.stack ?? error) });
   return { status_code: status, body: JSON.stringify(errorBody(apiError)) };
 }
