@@ -2,9 +2,9 @@ import type { AppRegistry } from './auth/apps';
 import type { ServiceConfig } from './config';
 import type { Logger } from './log';
 import type { MediaFiles } from './media/mediaFiles';
-import type { Outages } from './outages';
 import type { ServiceSignals } from './signals';
 import type { ServiceStores } from './storage/stores';
+import type { Outages } from './outages';
 
 /** What every part of the service is handed; there are no module-level singletons. */
 export interface ServiceContext {

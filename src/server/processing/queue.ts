@@ -1,8 +1,8 @@
 import type { ServiceContext } from '../context';
 import { isApiError } from '../errors';
-import { noSpaceReason } from '../outages';
 import type { Job, JobKind, JobStore } from '../storage/jobs';
 import { VideoStatus, type Video } from '../storage/videos';
+import { noSpaceReason } from '../outages';
 import { downloadSource } from './download';
 import { markProcessed, markSourceStored } from './pipeline';
 import { ProcessLedger } from './processLedger';
