@@ -31,9 +31,10 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A service context on its own database connection, as a second process would have. */
 async function contextOn(dataDir: string): Promise<ServiceContext> {
+  const config = readConfig({ DATA_DIR: dataDir });
   const stores = await openStores({ dataDir, databaseUrl: await databaseUrlFor(dataDir) });
   return {
-    config: readConfig({ DATA_DIR: dataDir }),
+    config,
     apps: createAppRegistry(TEST_APPS),
     stores,
     files: diskFiles(dataDir),
