@@ -1,14 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { elementText, envelope, ENV_11, postElement, soapPost, SOAP_11_HEADERS } from '../test/support/soap';
 import { openUploader, registerVideo, resultCode, tusCreate, tusHead, tusPatch } from '../test/uploadHelpers';
 import { serviceHome, startCrashable, stopCrashable, type CrashableService } from './support/crashableService';
-import { waitUntil } from './support/processes';
+import { makeLongVideo } from './support/media';
+import { childrenOf, waitUntil } from './support/processes';
 
 const MIB = 1024 * 1024;
 
@@ -16,6 +18,8 @@ const MIB = 1024 * 1024;
 // file, the uploads and the downloads all meet ENOSPC as on a full disk. Mounting needs root,
 // which CI has; without it the test says so and is skipped.
 const home = serviceHome();
+// Outside DATA_DIR: the source to upload is made before the disk fills.
+const work = mkdtempSync(join(tmpdir(), 'ovu-disk-full-'));
 let mountRefused: string | undefined;
 let service: CrashableService | undefined;
 let source: Server | undefined;
@@ -33,6 +37,7 @@ afterAll(async () => {
   source?.close();
   if (mountRefused === undefined) execFileSync('/bin/umount', [home.dataDir]);
   home.remove();
+  rmSync(work, { recursive: true, force: true });
 });
 
 /** Writes zeros into `file` until the file system refuses another byte. */
@@ -90,7 +95,7 @@ async function videoStatus(videoId: string): Promise<number> {
 describe('DATA_DIR full (a 16 MiB tmpfs filled up), then freed', () => {
   it('answers 113 / 507 on every write path, fails the download under way with the reason, logs the outage once, and takes writes again once there is room', async (context) => {
     if (mountRefused !== undefined) context.skip(`mount -t tmpfs was refused (${mountRefused}): run as root`);
-    service = await startCrashable(home, { SOURCE_URL_ALLOW_PRIVATE: '1' });
+    service ??= await startCrashable(home, { SOURCE_URL_ALLOW_PRIVATE: '1' });
 
     // Before the disk fills: an upload begun, and a download under way.
     const upload = randomBytes(2 * MIB);
@@ -142,5 +147,32 @@ describe('DATA_DIR full (a 16 MiB tmpfs filled up), then freed', () => {
     ]);
     expect(lines.filter((line) => line.includes('"level":"error"') && !line.includes('"part":"storage"'))).toEqual([]);
     expect(service.process.lines.filter((line) => !line.startsWith('{'))).toEqual([]);
+  });
+
+  it('fails a transcode under way with status 7 and a reason naming the full disk, then transcodes again once there is room', async (context) => {
+    if (mountRefused !== undefined) context.skip(`mount -t tmpfs was refused (${mountRefused}): run as root`);
+    service ??= await startCrashable(home, { SOURCE_URL_ALLOW_PRIVATE: '1' });
+    const running = service;
+    const source = readFileSync(await makeLongVideo(work, 20));
+    const upload = async (videoId: string) => {
+      const boot = await openUploader(running, videoId);
+      const created = await tusCreate(boot.tusEndpoint, boot.ticket, source.length);
+      expect((await tusPatch(created.headers.get('location')!, boot.ticket, 0, source)).status).toBe(204);
+    };
+    const videoId = await registerVideo(running);
+    await upload(videoId);
+    await waitUntil('the transcode ffmpeg', 60_000, () => childrenOf(running.process.pid).find(({ argv }) => argv[0] === 'ffmpeg' && argv.some((arg) => arg.includes(videoId))));
+
+    const filler = join(home.dataDir, 'filler');
+    fillUp(filler);
+    await waitUntil('the transcode to fail', 60_000, async () => ((await videoStatus(videoId)) === 7 ? true : undefined));
+    const failed = running.process.lines.map((line) => JSON.parse(line) as { message: string; videoId?: string; reason?: string }).find((entry) => entry.message === 'video processing failed' && entry.videoId === videoId);
+    expect(failed?.reason).toMatch(/^no space left in DATA_DIR \(.*No space left on device/);
+
+    // Room again: the same file transcodes.
+    rmSync(filler);
+    const again = await registerVideo(running);
+    await upload(again);
+    await waitUntil('the transcode to finish', 90_000, async () => ((await videoStatus(again)) === 1 ? true : undefined));
   });
 });
