@@ -117,7 +117,7 @@ describe('an upload through a faulty connection', () => {
     }
     expect(refused?.status).toBe(507);
     expect(resultCode(refused!.body)).toBe('113');
-    expect(first.process.lines.some((line) => line.includes('upload refused: no room for it in DATA_DIR'))).toBe(true);
+    expect(first.process.lines.some((line) => line.includes('storage outage: no space left in DATA_DIR'))).toBe(true);
     expect(Number(seen(await tusHead(first.address + path, ticket)).headers.get('upload-offset'))).toBe(room);
 
     // Room again: the service restarted without the limit takes the rest.

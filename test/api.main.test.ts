@@ -1,12 +1,13 @@
 import Database from 'better-sqlite3';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { signToken } from '../src/server/auth/token';
 import { PROJECT_VERSION } from '../src/server/project';
+import { connect } from '../src/server/storage/db';
 import { startServiceProcess as run } from './support/serviceProcess';
 
 const dirs: string[] = [];
@@ -91,6 +92,42 @@ describe('the service entry point', () => {
     expect(await service.exit).toBe(1);
     const errors = service.lines.filter((line) => JSON.parse(line).level === 'error');
     expect(errors.map((line) => JSON.parse(line).message)).toEqual([expect.stringMatching(/^DATA_DIR holds a database of schema version 999, newer than this service \(\d+\)/)]);
+  });
+
+  it.each([
+    {
+      what: 'garbage in place of service.sqlite',
+      spoil: (file: string) => writeFileSync(file, Buffer.alloc(64 * 1024, 'not a database, no header at all ')),
+      reason: /cannot be used: file is not a database \(SQLITE_NOTADB\)/,
+    },
+    {
+      what: 'a service.sqlite damaged past its header',
+      spoil: async (file: string, dir: string) => {
+        // The service's own schema, then every page after the first overwritten.
+        await (await connect({ dataDir: dir, databaseUrl: undefined })).close();
+        const size = statSync(file).size;
+        const fd = openSync(file, 'r+');
+        writeSync(fd, Buffer.alloc(size - 4096, 0xa5), 0, size - 4096, 4096);
+        closeSync(fd);
+      },
+      reason: /cannot be used: database disk image is malformed \(SQLITE_CORRUPT\)/,
+    },
+    {
+      what: 'a folder in place of service.sqlite',
+      spoil: (file: string) => mkdirSync(file),
+      reason: /cannot be used: .*\(EISDIR\)/,
+    },
+  ])('refuses $what at start: exit 1, one line naming the file and the reason, no stack trace', async ({ spoil, reason }) => {
+    const dir = tempDir();
+    const file = join(dir, 'service.sqlite');
+    await spoil(file, dir);
+    const service = run({ PORT: '0', DATA_DIR: dir });
+    expect(await service.exit).toBe(1);
+    // Every line is a JSON log line: no stack trace printed beside them.
+    const entries = service.lines.map((line) => JSON.parse(line) as { level: string; message: string });
+    const errors = entries.filter((entry) => entry.level === 'error').map((entry) => entry.message);
+    expect(errors).toEqual([expect.stringContaining(`the database file ${file} cannot be used: `)]);
+    expect(errors[0]).toMatch(reason);
   });
 
   it('refuses an APPS_FILE with a misspelt key, without printing its secret', async () => {

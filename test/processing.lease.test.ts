@@ -9,6 +9,7 @@ import { silentLogger } from '../src/server/log';
 import { metricsFor } from '../src/server/operator/metrics';
 import { markProcessed } from '../src/server/processing/pipeline';
 import { ProcessingWorker, type JobRunner } from '../src/server/processing/queue';
+import { serviceOutages } from '../src/server/outages';
 import { ServiceSignals } from '../src/server/signals';
 import { openStores } from '../src/server/storage/stores';
 import { VideoStatus } from '../src/server/storage/videos';
@@ -34,6 +35,7 @@ async function contextOn(dataDir: string): Promise<ServiceContext> {
     stores,
     files: diskFiles(dataDir),
     log: silentLogger,
+    outages: serviceOutages({ log: silentLogger, stores, files: diskFiles(dataDir), dataDir }),
     signals: new ServiceSignals(),
     metrics: metricsFor({ stores, config, log: silentLogger, now: Date.now }),
     now: Date.now,

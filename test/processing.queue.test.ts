@@ -11,6 +11,7 @@ import { diskFiles } from '../src/server/media/diskFiles';
 import { enqueueJob, markProcessed, markSourceStored } from '../src/server/processing/pipeline';
 import { metricsFor } from '../src/server/operator/metrics';
 import { MAX_JOB_ATTEMPTS, ProcessingWorker, type JobRunner } from '../src/server/processing/queue';
+import { serviceOutages } from '../src/server/outages';
 import { ServiceSignals } from '../src/server/signals';
 import type { Schema } from '../src/server/storage/schema';
 import { openStores } from '../src/server/storage/stores';
@@ -39,6 +40,7 @@ async function contextOn(dataDir: string): Promise<ServiceContext> {
     stores,
     files: diskFiles(dataDir),
     log: silentLogger,
+    outages: serviceOutages({ log: silentLogger, stores, files: diskFiles(dataDir), dataDir }),
     signals: new ServiceSignals(),
     metrics: metricsFor({ stores, config, log: silentLogger, now: Date.now }),
     now: Date.now,

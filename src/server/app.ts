@@ -17,11 +17,10 @@ import { opsListenerRoutes, readinessProbe } from './operator/operatorRoutes';
 import { startOpsListener, type OpsListener } from './operator/opsListener';
 import { enqueueJob } from './processing/pipeline';
 import { ProcessingWorker, recoverInterruptedJobs } from './processing/queue';
+import { serviceOutages, type Outages } from './outages';
 import { apiRoutes } from './routes';
 import { ServiceSignals } from './signals';
 import { openStores, type ServiceStores } from './storage/stores';
-import { isBucketUnavailable } from './storage/s3Client';
-import { isDatabaseUnavailable } from './storage/unavailable';
 import { createUploadService } from './upload/uploadService';
 
 export interface ServiceOptions {
@@ -71,6 +70,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   let stores: ServiceStores | undefined;
   let files: MediaFiles | undefined;
   let ops: OpsListener | undefined;
+  let outages: Outages | undefined;
   try {
     stores = await openStores(config);
     const now = options.now ?? Date.now;
@@ -83,10 +83,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       stores,
       files,
       log,
+      outages: serviceOutages({ log, stores, files, dataDir: config.dataDir }),
       signals: new ServiceSignals(),
       metrics: metricsFor({ stores, config, log, now }),
       now,
     };
+    outages = context.outages;
+    await outages.fillReserve();
     const readiness = readinessProbe(context);
     // Bound before anything else starts, so a port taken fails the start with nothing to stop.
     if (config.ops.port !== undefined) ops = await startOpsListener(context, opsListenerRoutes(context, readiness));
@@ -114,12 +117,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         logEntry.route = route.path;
         await route.handler({ req, res, url, requestId });
       } catch (error) {
-        const unavailable = !isApiError(error) && isDatabaseUnavailable(error);
-        const bucketLost = !isApiError(error) && isBucketUnavailable(error);
-        const apiError = isApiError(error) ? error : new ApiError(unavailable ? 'DATABASE_UNAVAILABLE' : bucketLost ? 'STORAGE_UNAVAILABLE' : 'INTERNAL');
-        if (unavailable) log.warn('database unavailable', { route: logEntry.route, error: String((error as Error)?.message ?? error) });
-        else if (bucketLost || apiError.kind === 'STORAGE_UNAVAILABLE') log.warn('S3 bucket unavailable', { route: logEntry.route, bucket: config.s3?.bucket });
-        else if (!isApiError(error)) log.error('unhandled error', { route: logEntry.route, error: String((error as Error)?.stack ?? error) });
+        // A lost database or bucket, or a full disk, is logged once per outage, not per request.
+        const failure = context.outages.answer(error);
+        const apiError = failure ?? (isApiError(error) ? error : new ApiError('INTERNAL'));
+        if (!failure && !isApiError(error)) log.error('unhandled error', { route: logEntry.route, error: String((error as Error)?.stack ?? error) });
         if (res.headersSent) {
           res.destroy();
           return;
@@ -142,6 +143,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const opened = stores;
     const openedFiles = files;
     const openedOps = ops;
+    const openedOutages = outages;
 
     return {
       context,
@@ -157,6 +159,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         // Running jobs are aborted and re-queued before the database closes under them.
         await worker.stop();
         await callbacks.stop();
+        openedOutages.close();
         await opened.close();
         openedFiles.close();
       },
@@ -165,6 +168,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     server.closeAllConnections();
     server.close();
     await ops?.close();
+    outages?.close();
     await stores?.close();
     files?.close();
     throw error;

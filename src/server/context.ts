@@ -5,6 +5,7 @@ import type { MediaFiles } from './media/mediaFiles';
 import type { ServiceMetrics } from './operator/metrics';
 import type { ServiceSignals } from './signals';
 import type { ServiceStores } from './storage/stores';
+import type { Outages } from './outages';
 
 /** What every part of the service is handed; there are no module-level singletons. */
 export interface ServiceContext {
@@ -15,6 +16,8 @@ export interface ServiceContext {
   /** The files of videos: on local disk, or in the S3 bucket. */
   files: MediaFiles;
   log: Logger;
+  /** Where a lost database or bucket, or a full disk, becomes its code and one log line per outage. */
+  outages: Outages;
   signals: ServiceSignals;
   /** This service's Prometheus metrics (its own registry). */
   metrics: ServiceMetrics;

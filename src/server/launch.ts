@@ -7,7 +7,7 @@ import { startService, type RunningService } from './app';
 import type { Logger } from './log';
 import { BucketUnreachableError } from './media/mediaFiles';
 import { probeTool, probeWritable } from './operator/probes';
-import { DatabaseUnavailableError, SchemaVersionError } from './storage/db';
+import { DatabaseFileError, DatabaseUnavailableError, SchemaVersionError } from './storage/db';
 import { PRIVATE_DIR_MODE } from './storage/privateModes';
 import { PROJECT_VERSION } from './project';
 
@@ -81,6 +81,7 @@ function operatorMessage(error: unknown): string | undefined {
     error instanceof AppsFileError ||
     error instanceof SchemaVersionError ||
     error instanceof DatabaseUnavailableError ||
+    error instanceof DatabaseFileError ||
     error instanceof BucketUnreachableError
   ) {
     return error.message;

@@ -16,7 +16,7 @@ export interface SoapReply {
   text: string;
 }
 
-export async function soapPost(service: TestService, body: string, headers: Record<string, string>): Promise<SoapReply> {
+export async function soapPost(service: Pick<TestService, 'address'>, body: string, headers: Record<string, string>): Promise<SoapReply> {
   const res = await fetch(`${service.address}${SOAP_PATH}`, { method: 'POST', headers, body });
   return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
 }

@@ -90,7 +90,9 @@ export function startCallbackDelivery(service: ServiceContext): CallbackDelivery
 
   function start(row: PendingCallback): void {
     const work = deliver(row)
-      .catch((error: unknown) => log.error('callback delivery crashed', { videoId: row.videoId, error: String(error) }))
+      .catch((error: unknown) => {
+        if (!service.outages.answer(error)) log.error('callback delivery crashed', { videoId: row.videoId, error: String(error) });
+      })
       .finally(() => {
         inFlight.delete(row.id);
         pump();
@@ -107,7 +109,10 @@ export function startCallbackDelivery(service: ServiceContext): CallbackDelivery
       return;
     }
     pumping = pumpOnce()
-      .catch((error: unknown) => log.error('callback queue could not be read', { error: String(error) }))
+      // A lost database or a full disk is one line per outage (Outages), not one per pass.
+      .catch((error: unknown) => {
+        if (!service.outages.answer(error)) log.error('callback queue could not be read', { error: String(error) });
+      })
       .finally(() => {
         pumping = undefined;
         if (pumpAgain) {

@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ServiceConfig } from '../config';
 import type { ServiceContext } from '../context';
 import { mediaDir } from '../media/paths';
+import { isNoSpace } from '../outages';
 import { anyAddress, publicAddressesOnly, type AddressPolicy } from '../net/addressPolicy';
 import { bareHostname, pinnedLookup, systemResolver, vetHost, type Resolver } from '../net/vettedHost';
 import type { Video } from '../storage/videos';
@@ -185,8 +186,9 @@ async function removeStaleTempFiles(dir: string): Promise<void> {
 function asDownloadError(error: unknown): DownloadError {
   if (isDownloadError(error)) return error;
   const failure = error as NodeJS.ErrnoException;
-  // Errors from the file system carry a path; everything else came from the network.
-  if (failure?.path !== undefined) return new DownloadError('storage', failure.code ?? 'cannot write the file');
+  // Errors from the file system carry a path (a write through an open file handle does not, hence
+  // the codes of a full disk); everything else came from the network.
+  if (failure?.path !== undefined || isNoSpace(failure)) return new DownloadError('storage', failure.code ?? 'cannot write the file');
   return new DownloadError('network', failure?.code ?? failure?.message ?? String(error));
 }
 

@@ -3,6 +3,7 @@ import { isApiError } from '../errors';
 import type { JobOutcome } from '../operator/metrics';
 import type { Job, JobKind, JobStore } from '../storage/jobs';
 import { VideoStatus, type Video } from '../storage/videos';
+import { noSpaceReason } from '../outages';
 import { downloadSource } from './download';
 import { markProcessed, markSourceStored } from './pipeline';
 import { appsAtShare, jobPools, type JobPool } from './pools';
@@ -46,9 +47,9 @@ export const MAX_JOB_ATTEMPTS = 3;
 const POLL_MS = 5_000;
 const MAX_REASON_CHARS = 500;
 
-/** Every error here carries its cause in the message (ffmpeg's stderr tail, the download failure code and detail). */
+/** Every error here carries its cause in the message (ffmpeg's stderr tail, the download failure code and detail); a full disk is said so in words. */
 function reasonOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).slice(0, MAX_REASON_CHARS);
+  return (noSpaceReason(error) ?? (error instanceof Error ? error.message : String(error))).slice(0, MAX_REASON_CHARS);
 }
 
 /**
@@ -185,7 +186,9 @@ export class ProcessingWorker {
           else if (!entry.controller.signal.aborted) entry.controller.abort(new LeaseLostError('its lease ran out and another instance took the job back'));
         },
         // Unrenewed, the lease runs out and another instance resumes the job; this one then stops it.
-        (error: unknown) => service.log.warn('processing job lease not renewed', { jobId: entry.job.id, videoId: entry.job.videoId, error: String(error) }),
+        (error: unknown) => {
+          if (!service.outages.answer(error)) service.log.warn('processing job lease not renewed', { jobId: entry.job.id, videoId: entry.job.videoId, error: String(error) });
+        },
       );
     }
   };
@@ -206,7 +209,10 @@ export class ProcessingWorker {
       this.filling = true;
       this.fillRun = this.fill()
         // A busy or failing database must not end the process; the next poll tries again.
-        .catch((error: unknown) => this.service.log.error('processing queue could not claim a job', { error: String(error) }))
+        // A lost database or a full disk is one line per outage (Outages), not one per poll.
+        .catch((error: unknown) => {
+          if (!this.service.outages.answer(error)) this.service.log.error('processing queue could not claim a job', { error: String(error) });
+        })
         .finally(() => {
           this.filling = false;
           if (this.fillAgain) {
@@ -242,7 +248,13 @@ export class ProcessingWorker {
         return;
       }
       const controller = new AbortController();
-      const done = this.execute(job, controller.signal).finally(() => {
+      // An outcome that could not be recorded (the database lost meanwhile) leaves the job claimed:
+      // its lease runs out and it is resumed, as after a crash.
+      const done = this.execute(job, controller.signal)
+        .catch((error: unknown) => {
+          if (!service.outages.answer(error)) service.log.error('processing job outcome not recorded', { jobId: job.id, videoId: job.videoId, error: String(error) });
+        })
+        .finally(() => {
         this.running.delete(job.id);
         this.wake();
       });
@@ -294,10 +306,13 @@ export class ProcessingWorker {
       }
       const reason = reasonOf(error);
       service.log.warn('processing job failed', { ...fields, reason });
-      await service.stores.transaction(async (tx) => {
-        // Only while this claim still holds the job: a new holder may be working on the video.
-        if (await tx.jobs.finish(job, 'failed', reason, service.now())) await markProcessed(service, job.videoId, [step.working], step.failed, reason, tx);
-      });
+      // A full disk that failed the step would fail this record too (SQLite is in DATA_DIR): the reserve gives it room.
+      await service.outages.withReserve(() =>
+        service.stores.transaction(async (tx) => {
+          // Only while this claim still holds the job: a new holder may be working on the video.
+          if (await tx.jobs.finish(job, 'failed', reason, service.now())) await markProcessed(service, job.videoId, [step.working], step.failed, reason, tx);
+        }),
+      );
       return 'failed';
     }
   }

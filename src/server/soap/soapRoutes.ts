@@ -47,7 +47,11 @@ function soapPostHandler(service: ServiceContext, onRegistered: OnRegistered) {
     } catch (error) {
       // Drain what the client is still sending so it reads the fault instead of a reset.
       req.resume();
-      sendSoap(res, version, 500, faultXml(version, asFault(service, error)));
+      // A lost database or a full disk (114, 113) is no fault of the message: a PostResult, as the
+      // web API's AuthMsg, which the client may send again; logged once per outage.
+      const failure = service.outages.answer(error);
+      if (failure) sendSoap(res, version, 200, envelopeXml(version, postResponseXml(errorBody(failure).AuthMsg)));
+      else sendSoap(res, version, 500, faultXml(version, asFault(service, error)));
     }
   };
 }

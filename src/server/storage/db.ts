@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type Driver } from 'kysely';
 import pg from 'pg';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { migrations } from './migrations';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './privateModes';
 import type { Schema } from './schema';
+import { DatabaseConnectError } from './unavailable';
 
 /** A raw SQLite connection (tests read what the service stored through one). */
 export type Db = Database.Database;
@@ -19,6 +20,11 @@ export class SchemaVersionError extends Error {
 /** The database named by DATABASE_URL could not be reached or used at start-up. */
 export class DatabaseUnavailableError extends Error {
   override readonly name = 'DatabaseUnavailableError';
+}
+
+/** SQLite's file in DATA_DIR cannot be opened or read (garbage, damaged, unreadable); the message names the file and SQLite's reason. */
+export class DatabaseFileError extends Error {
+  override readonly name = 'DatabaseFileError';
 }
 
 /** The database's file name in DATA_DIR. */
@@ -60,15 +66,62 @@ export async function connect(config: DatabaseConfig): Promise<Connection> {
     return connection;
   } catch (error) {
     await connection.close();
+    // A file damaged past its header (SQLITE_CORRUPT) fails only when the schema is read.
+    if (connection.dialect === 'sqlite' && isFileProblem(error)) throw fileError(join(config.dataDir, DATABASE_FILE), error);
     throw error;
   }
 }
 
 type SqliteConnection = Connection & { raw: Db };
 
+/**
+ * SQLite rolls a transaction back by itself on some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM);
+ * Kysely's ROLLBACK after that fails with "cannot rollback - no transaction is active" and throws
+ * that instead of the cause. Here a rollback is sent only while a transaction is open.
+ */
+class SqliteDialectKeepingCause extends SqliteDialect {
+  private readonly raw: Db;
+
+  constructor(raw: Db) {
+    super({ database: raw });
+    this.raw = raw;
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const rollback = driver.rollbackTransaction.bind(driver);
+    driver.rollbackTransaction = async (connection: DatabaseConnection) => {
+      if (this.raw.inTransaction) await rollback(connection);
+    };
+    return driver;
+  }
+}
+
+/**
+ * What SQLite says of a file it cannot use (not a database, damaged, unreadable, unwritable) and
+ * the file system's own errors (`EACCES`, `EISDIR`…); not a statement's error, which is a bug.
+ */
+function isFileProblem(error: unknown): error is Error & { code: string } {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return error instanceof Error && typeof code === 'string' && /^(SQLITE_(NOTADB|CORRUPT|CANTOPEN|IOERR|READONLY|PERM|FULL)(_\w+)?|E[A-Z]+)$/.test(code);
+}
+
+function fileError(file: string, error: Error & { code: string }): DatabaseFileError {
+  const reason = error.message.replace(/^[A-Z]+: /, '').split('\n')[0];
+  return new DatabaseFileError(`the database file ${file} cannot be used: ${reason} (${error.code}); restore it from a backup, or move it away to start empty`);
+}
+
 function connectSqlite(dataDir: string): SqliteConnection {
-  const raw = openDatabase(dataDir);
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: raw }) });
+  const file = join(dataDir, DATABASE_FILE);
+  let raw: Db;
+  try {
+    raw = openDatabase(dataDir);
+    // A file of garbage opens; the first read of its header is what fails.
+    raw.prepare('SELECT count(*) FROM sqlite_master').get();
+  } catch (error) {
+    throw isFileProblem(error) ? fileError(file, error) : error;
+  }
+  const db = new Kysely<Schema>({ dialect: new SqliteDialectKeepingCause(raw) });
   return {
     raw,
     db,
@@ -107,7 +160,12 @@ async function connectPostgres(url: string): Promise<Connection> {
     await pool.end();
     throw new DatabaseUnavailableError(`DATABASE_URL cannot be reached (${(error as { code?: string }).code ?? String(error)})`);
   }
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  // Every failure to open a connection means the database is away, whatever the socket said.
+  const connectingPool = {
+    connect: () => pool.connect().catch((error: unknown) => Promise.reject(new DatabaseConnectError(error))),
+    end: () => pool.end(),
+  };
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: connectingPool }) });
   return {
     db,
     dialect: 'postgres',

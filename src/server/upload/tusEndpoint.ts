@@ -145,7 +145,7 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
       await finisher.finish(upload.id);
       return {};
     },
-    onResponseError: (_req, error) => tusErrorReply(error, service.log),
+    onResponseError: (_req, error) => tusErrorReply(service.outages.answer(error) ?? error, service.log),
   });
   tus.on(EVENTS.POST_TERMINATE, (_req, _res, id) => {
     rows.removeUnfinished(id).catch((error: unknown) => service.log.error('terminated upload row not removed', { uploadId: id, error: String(error) }));

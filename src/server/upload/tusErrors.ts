@@ -2,7 +2,6 @@ import { ERRORS as TUS_ERRORS } from '@tus/server';
 import type { Logger } from '../log';
 import { ApiError, ERRORS, isApiError, type ErrorName } from '../errors';
 import { errorBody } from '../http/reply';
-import { isBucketUnavailable } from '../storage/s3Client';
 
 /** A reply as @tus/server's `onResponseError` takes it. */
 export interface TusErrorReply {
@@ -28,17 +27,13 @@ function kindOfTusRefusal(status: number, body: string): ErrorName {
   return 'INVALID_PARAMETER';
 }
 
-/** No room left: the disk is full, the quota used, or the process's file size limit (RLIMIT_FSIZE) reached. */
-function isStorageFull(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG';
-}
-
 /**
  * Every error leaving the tus endpoint as `{AuthMsg:{ResultCode, ResultMessage}}`, like the API's.
- * Our own ApiErrors (thrown by the hooks) carry their table status; tus's keep theirs. A full
- * disk (the file's own error, which tus passes on unchanged) is 507, a refusal the client may
- * retry once there is room; the bytes written before it stay, so the upload resumes from there.
+ * Our own ApiErrors (thrown by the hooks) carry their table status; tus's keep theirs. A part's
+ * failure comes here as its ApiError already (Outages, in the endpoint's onResponseError), logged
+ * once per outage: a full disk (the file's own error, which tus passes on unchanged, or SQLite's)
+ * is 507 / 113, a refusal the client may retry once there is room (the bytes written before it
+ * stay, so the upload resumes from there); a lost database 503 / 114; a lost bucket 503 / 115.
  */
 export function tusErrorReply(error: unknown, log: Logger): TusErrorReply {
   let status: number;
@@ -46,13 +41,6 @@ export function tusErrorReply(error: unknown, log: Logger): TusErrorReply {
   if (isApiError(error)) {
     status = error.httpStatus;
     apiError = error;
-  } else if (isBucketUnavailable(error)) {
-    // The bytes already in the bucket stay; the uploader retries and resumes once it is back.
-    apiError = new ApiError('STORAGE_UNAVAILABLE', 'the S3 bucket cannot be reached now; try again later');
-    status = apiError.httpStatus;
-  } else if (isStorageFull(error)) {
-    apiError = new ApiError('NO_SPACE', 'the service has no room for the file now; try again later');
-    status = apiError.httpStatus;
   } else if (isTusError(error)) {
     status = error.status_code;
     const kind = kindOfTusRefusal(status, String(error.body ?? ''));
@@ -61,8 +49,6 @@ export function tusErrorReply(error: unknown, log: Logger): TusErrorReply {
     status = ERRORS.INTERNAL.http;
     apiError = new ApiError('INTERNAL');
   }
-  if (apiError.kind === 'STORAGE_UNAVAILABLE') log.warn('upload refused: the S3 bucket cannot be reached', {});
-  else if (apiError.kind === 'NO_SPACE') log.error('upload refused: no room for it in DATA_DIR', { error: String(error) });
-  else if (status >= 500) log.error('upload request failed', { error: String((error as Error)?.stack ?? error) });
+  if (apiError.kind === 'INTERNAL') log.error('upload request failed', { error: String((error as Error)?.stack ?? error) });
   return { status_code: status, body: JSON.stringify(errorBody(apiError)) };
 }

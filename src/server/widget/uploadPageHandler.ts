@@ -54,8 +54,11 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
       sendUploadPage(res, boot, new URL(service.config.publicUrl).origin, assets());
     } catch (error) {
       // The page is framed by the host: whatever failed (a disk error, say), it shows the error page, never JSON.
-      if (!isApiError(error)) service.log.error('upload page failed', { error: String((error as Error)?.stack ?? error) });
-      sendErrorPage(res, isApiError(error) ? error : new ApiError('INTERNAL'), notifyTarget(service, params), errorPageLook(params, req.headers['accept-language']), stylesOrNone(), requestId);
+      // A lost database or a full disk gets its own code there too (114, 113), logged once per outage.
+      const failure = service.outages.answer(error);
+      if (!failure && !isApiError(error)) service.log.error('upload page failed', { error: String((error as Error)?.stack ?? error) });
+      const shown = failure ?? (isApiError(error) ? error : new ApiError('INTERNAL'));
+      sendErrorPage(res, shown, notifyTarget(service, params), errorPageLook(params, req.headers['accept-language']), stylesOrNone(), requestId);
     }
   };
 }
