@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SIGNATURE_BYTES, sniffVideoContainer, videoContainerOf, type VideoContainer } from './videoSignature';
+import { SIGNATURE_BYTES, sniffVideoContainer, videoContainerOf, type VideoContainer } from '../src/widget/uploader/videoSignature';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'signature-'));

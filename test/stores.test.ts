@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startPostgres, type TestPostgres } from '../../../test/support/postgres';
-import { newVideo } from '../../../test/support/videos';
-import { openDatabase } from './db';
-import type { ClaimScope, JobKind } from './jobs';
-import { openStores, type ServiceStores } from './stores';
-import { VideoStatus, type NewVideo } from './videos';
+import { startPostgres, type TestPostgres } from './support/postgres';
+import { newVideo } from './support/videos';
+import { openDatabase } from '../src/server/storage/db';
+import type { ClaimScope, JobKind } from '../src/server/storage/jobs';
+import { openStores, type ServiceStores } from '../src/server/storage/stores';
+import { VideoStatus, type NewVideo } from '../src/server/storage/videos';
 
 // The same behaviour on both databases: SQLite in a temporary DATA_DIR, and PostgreSQL in a
 // throwaway cluster (a fresh database per test).
