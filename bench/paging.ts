@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { VideoStatus } from '../src/server/storage/videos';
+import { VideoStatus } from '../src/shared/videoStatus';
 import { startPostgres } from '../test/support/postgres';
 import { startTestService, type TestService } from '../test/support/service';
 import { runLoad, startLoadClient, type LoadFigures, type LoadRequest } from './support/load';

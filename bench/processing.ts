@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { mediaDir } from '../src/server/media/paths';
 import { markSourceStored } from '../src/server/processing/pipeline';
-import { VideoStatus } from '../src/server/storage/videos';
+import { VideoStatus } from '../src/shared/videoStatus';
 import { makeTestVideo } from '../test/support/media';
 import { startTestService, type TestService } from '../test/support/service';
 import { registerVideo } from '../test/uploadHelpers';

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UploadPageBoot } from '../src/shared/uploadPage';
-import { VideoStatus } from '../src/server/storage/videos';
+import { VideoStatus } from '../src/shared/videoStatus';
 import { startTestService, type TestService } from '../test/support/service';
 import { openUploader, registerVideo, sha256 } from '../test/uploadHelpers';
 import type { Child } from './support/child';

@@ -8,7 +8,7 @@ import { tokenMatches } from '../src/server/auth/token';
 import type { ServiceConfig } from '../src/server/config';
 import { createLogger } from '../src/server/log';
 import { markProcessed } from '../src/server/processing/pipeline';
-import { VideoStatus } from '../src/server/storage/videos';
+import { VideoStatus } from '../src/shared/videoStatus';
 import { openTestDatabase } from './support/database';
 import { startTestService, type TestService } from './support/service';
 import { newVideo } from './support/videos';

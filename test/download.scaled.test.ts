@@ -7,7 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { publicAddressesOnly } from '../src/server/net/addressPolicy';
 import type { Resolver } from '../src/server/net/vettedHost';
 import { downloadSource, isDownloadError, type DownloadError, type DownloadOptions } from '../src/server/processing/download';
-import { VideoStatus, type Video } from '../src/server/storage/videos';
+import { type Video } from '../src/server/storage/videos';
+import { VideoStatus } from '../src/shared/videoStatus';
 import { startTestService, type TestService } from './support/service';
 import { newVideo } from './support/videos';
 

@@ -12,7 +12,7 @@ import { ProcessingWorker, type JobRunner } from '../src/server/processing/queue
 import { serviceOutages } from '../src/server/outages';
 import { ServiceSignals } from '../src/server/signals';
 import { openStores } from '../src/server/storage/stores';
-import { VideoStatus } from '../src/server/storage/videos';
+import { VideoStatus } from '../src/shared/videoStatus';
 import { databaseUrlFor } from './support/database';
 import { TEST_APPS } from './support/service';
 import { newVideo } from './support/videos';

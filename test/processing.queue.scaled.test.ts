@@ -15,7 +15,7 @@ import { serviceOutages } from '../src/server/outages';
 import { ServiceSignals } from '../src/server/signals';
 import type { Schema } from '../src/server/storage/schema';
 import { openStores } from '../src/server/storage/stores';
-import { VideoStatus } from '../src/server/storage/videos';
+import { VideoStatus } from '../src/shared/videoStatus';
 import { databaseUrlFor, openTestDatabase } from './support/database';
 import { makeTestVideo } from './support/media';
 import { startTestService, TEST_APPS, type TestService } from './support/service';

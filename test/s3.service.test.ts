@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TICKET_HEADER } from '../src/shared/uploadPage';
 import type { S3Settings } from '../src/server/config';
 import { Bucket } from '../src/server/storage/bucket';
-import { VideoStatus } from '../src/server/storage/videos';
+import { VideoStatus } from '../src/shared/videoStatus';
 import { bucketUploads } from '../src/server/upload/uploadFiles';
 import { makeTestVideo } from './support/media';
 import { startS3, type TestS3 } from './support/s3';

@@ -7,7 +7,8 @@ import { newVideo } from './support/videos';
 import { openDatabase } from '../src/server/storage/db';
 import type { ClaimScope, JobKind } from '../src/server/storage/jobs';
 import { openStores, type ServiceStores } from '../src/server/storage/stores';
-import { VideoStatus, type NewVideo } from '../src/server/storage/videos';
+import { type NewVideo } from '../src/server/storage/videos';
+import { VideoStatus } from '../src/shared/videoStatus';
 
 // The same behaviour on both databases: SQLite in a temporary DATA_DIR, and PostgreSQL in a
 // throwaway cluster (a fresh database per test).

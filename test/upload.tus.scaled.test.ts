@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TICKET_HEADER } from '../src/shared/uploadPage';
-import { VideoStatus } from '../src/server/storage/videos';
+import { VideoStatus } from '../src/shared/videoStatus';
 import { startTestService, type TestService } from './support/service';
 import { storedMedia, storedUploadBytes, withFilesOf, writeUploadBytes } from './support/storage';
 import {

@@ -5,7 +5,7 @@ import { mediaDir } from '../src/server/media/paths';
 import type { PageMessage } from '../src/shared/messages';
 import type { UploadPageBoot } from '../src/shared/uploadPage';
 import type { ErrorPageData } from '../src/server/widget/pages';
-import { VideoStatus } from '../src/server/storage/videos';
+import { VideoStatus } from '../src/shared/videoStatus';
 import { startTestService, TEST_APPS, type TestService } from './support/service';
 import { errorLine, CHANNEL, getPage, HOST_ORIGIN, jsonBlock, openUploader, pageQuery, registerVideo, tusCreate, tusPatch } from './uploadHelpers';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VideoStatus } from '../src/server/storage/videos';
+import { VideoStatus } from '../src/shared/videoStatus';
 import { STATUS_PATH, TICKET_HEADER } from '../src/shared/uploadPage';
 import { startTestService, type TestService } from './support/service';
 import { openUploader, registerVideo, resultCode } from './uploadHelpers';

@@ -1,6 +1,7 @@
 import type { AuthMsg, GetVideoReply, VideoListReply } from '../shared/apiReplies';
 import { ApiError } from './errors';
 import { signScopedToken, signToken, timestampNow } from './signing';
+import { SourceFileGetType } from '../shared/videoStatus';
 
 /** The part of `fetch` the client uses; the global `fetch` fits, and so do most wrappers of it. */
 export type FetchLike = (
@@ -27,7 +28,10 @@ export type PostVideoModel = {
   Tags?: string;
   Actors?: string;
   CreateUser?: string;
-} & ({ SourceFileGetType: 1; SourceFilePath?: undefined } | { SourceFileGetType: 2; SourceFilePath: string });
+} & (
+  | { SourceFileGetType: typeof SourceFileGetType.Upload; SourceFilePath?: undefined }
+  | { SourceFileGetType: typeof SourceFileGetType.Download; SourceFilePath: string }
+);
 
 export interface ListUserVideosQuery {
   createUser: string;
@@ -158,8 +162,8 @@ export function createClient(options: ClientOptions): VideoClient {
       const unknown = Object.keys(model).find((key) => !POST_FIELDS.includes(key));
       if (unknown !== undefined) throw fail(`\`${unknown}\` is not a field of the Post model (${POST_FIELDS.join(', ')})`);
       requireText(model.VideoTitle, 'VideoTitle');
-      if (model.SourceFileGetType !== 1 && model.SourceFileGetType !== 2) throw fail('`SourceFileGetType` must be 1 (upload widget) or 2 (server download)');
-      if (model.SourceFileGetType === 2) requireText(model.SourceFilePath, 'SourceFilePath');
+      if (model.SourceFileGetType !== SourceFileGetType.Upload && model.SourceFileGetType !== SourceFileGetType.Download) throw fail('`SourceFileGetType` must be 1 (upload widget) or 2 (server download)');
+      if (model.SourceFileGetType === SourceFileGetType.Download) requireText(model.SourceFilePath, 'SourceFilePath');
       const form = new URLSearchParams(signed());
       for (const [name, value] of Object.entries(model)) if (value !== undefined) form.set(name, String(value));
       const reply = await readReply<{ VideoId: string }>(

@@ -7,3 +7,4 @@ export { createClient, type ClientOptions, type FetchLike, type ListUserVideosBy
 export { ApiError, CallbackError, isApiError, isCallbackError, type CallbackRefusal } from './errors';
 export { verifyCallback, type CallbackBody, type CallbackHeaders, type VerifiedCallback, type VerifyCallbackOptions } from './verifyCallback';
 export type * from '../shared/apiReplies';
+export { SourceFileGetType, VideoStatus } from '../shared/videoStatus';

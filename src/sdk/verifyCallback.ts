@@ -1,5 +1,6 @@
 import { CallbackError } from './errors';
 import { sameText, signBody, signToken } from './signing';
+import { isVideoStatus, type VideoStatus } from '../shared/videoStatus';
 
 /** Node's `req.headers` (IncomingHttpHeaders) or a fetch `Headers`. */
 export type CallbackHeaders = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
@@ -28,14 +29,13 @@ export interface VerifyCallbackOptions {
 export interface VerifiedCallback {
   videoId: string;
   /** One of the spec's states 0–8; the service reports 1 processed, 4 download failed, 7 transcoding failed. */
-  videoStatus: number;
+  videoStatus: VideoStatus;
 }
 
 /** The spec allows 600 s either side of the clock. */
 const WINDOW_SECONDS = 600;
 const FIELDS = ['VideoId', 'VideoStatus', 'AppId', 'Timestamp', 'Token'] as const;
 /** The spec's video states, 0 to 8. */
-const VIDEO_STATUS = /^[0-8]$/;
 
 function formOf(body: CallbackBody): URLSearchParams {
   if (typeof body === 'string' || body instanceof URLSearchParams) return new URLSearchParams(body);
@@ -93,6 +93,6 @@ export function verifyCallback(body: CallbackBody, options: VerifyCallbackOption
   if (!/^\d{1,12}$/.test(fields.Timestamp) || Math.abs(Number(fields.Timestamp) - Date.now() / 1000) > WINDOW_SECONDS) {
     throw new CallbackError('stale-timestamp', 'Timestamp', `verifyCallback: the Timestamp is more than ${WINDOW_SECONDS} s from this clock`);
   }
-  if (!VIDEO_STATUS.test(fields.VideoStatus)) throw new CallbackError('invalid-field', 'VideoStatus', 'verifyCallback: VideoStatus is not one of the states 0 to 8');
-  return { videoId: fields.VideoId, videoStatus: Number(fields.VideoStatus) };
+  if (!/^\d$/.test(fields.VideoStatus) || !isVideoStatus(Number(fields.VideoStatus))) throw new CallbackError('invalid-field', 'VideoStatus', 'verifyCallback: VideoStatus is not one of the states 0 to 8');
+  return { videoId: fields.VideoId, videoStatus: Number(fields.VideoStatus) as VideoStatus };
 }

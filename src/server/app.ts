@@ -22,6 +22,7 @@ import { apiRoutes } from './routes';
 import { ServiceSignals } from './signals';
 import { openStores, type ServiceStores } from './storage/stores';
 import { createUploadService } from './upload/uploadService';
+import { SourceFileGetType } from '../shared/videoStatus';
 
 export interface ServiceOptions {
   config: ServiceConfig;
@@ -101,7 +102,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     await uploads.recheck();
     const routes: Route[] = apiRoutes(context, {
       onRegistered: async (tx, videoId, sourceGetType) => {
-        if (sourceGetType === 2) await enqueueJob(context, videoId, 'download', tx);
+        if (sourceGetType === SourceFileGetType.Download) await enqueueJob(context, videoId, 'download', tx);
       },
       uploads,
       operator: { demoUrl: options.demoUrl, readiness },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { VideoStatus, type NewVideo } from '../../src/server/storage/videos';
+import { type NewVideo } from '../../src/server/storage/videos';
+import { VideoStatus } from '../../src/shared/videoStatus';
 
 /** A video row as a type-1 registration of app-a writes it; tests override what they are about. */
 export function newVideo(overrides: Partial<NewVideo> = {}): NewVideo {

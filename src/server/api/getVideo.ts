@@ -7,6 +7,7 @@ import type { RequestContext } from '../http/router';
 import { chargeRequest } from '../quota/quotas';
 import { mediaServer, playFileList } from './mediaUrls';
 import { videoDetail } from './videoRecord';
+import { VideoStatus } from '../../shared/videoStatus';
 
 /** GET /Api/Video/Get. Another app's video is reported as unknown, so ids cannot be probed across apps. */
 export function getVideoHandler(service: ServiceContext) {
@@ -18,7 +19,7 @@ export function getVideoHandler(service: ServiceContext) {
     const video = await service.stores.videos.get(id);
     if (!video || video.appId !== app.appId) throw new ApiError('UNKNOWN_VIDEO', id);
     const { publicUrl, timeZone } = service.config;
-    const files = video.status === 1 ? playFileList(publicUrl, video.id, await service.stores.playFiles.forVideo(video.id)) : [];
+    const files = video.status === VideoStatus.Normal ? playFileList(publicUrl, video.id, await service.stores.playFiles.forVideo(video.id)) : [];
     sendOk(res, {
       Video: videoDetail(video, publicUrl, timeZone),
       MediaSever: mediaServer(publicUrl, video, files),

@@ -1,6 +1,7 @@
 import type { MediaSever, VideoPlayFile } from '../../shared/apiReplies';
 import type { PlayFile } from '../storage/playFiles';
 import type { Video } from '../storage/videos';
+import { VideoStatus } from '../../shared/videoStatus';
 
 /** Media files are served under `{PUBLIC_URL}/Media/{videoId}/{file}`. */
 function mediaUrl(publicUrl: string, videoId: string, file: string): string {
@@ -22,7 +23,7 @@ export function playFileList(publicUrl: string, videoId: string, playFiles: read
 
 /** PlayURL is the best rendition, MobilePlayURL the lightest, DownloadURL the original file. */
 export function mediaServer(publicUrl: string, video: Video, files: readonly VideoPlayFile[]): MediaSever {
-  const playable = video.status === 1 && files.length > 0;
+  const playable = video.status === VideoStatus.Normal && files.length > 0;
   return {
     PlayURL: playable ? files[0]!.VideoURL : '',
     MobilePlayURL: playable ? files[files.length - 1]!.VideoURL : '',

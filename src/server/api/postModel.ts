@@ -1,6 +1,7 @@
 import { ApiError } from '../errors';
 import { isHttpUrl } from '../http/urls';
 import type { Video } from '../storage/videos';
+import { SourceFileGetType } from '../../shared/videoStatus';
 
 /** Maximum lengths of the Post model, in Unicode code points (spec, Limits). */
 export const POST_LIMITS = {
@@ -67,10 +68,10 @@ export function parsePostModel(field: FieldReader): PostModel {
   if (typeTrimmed !== '1' && typeTrimmed !== '2') {
     throw new ApiError('INVALID_PARAMETER', 'SourceFileGetType must be 1 (upload widget) or 2 (server download)');
   }
-  const sourceGetType = Number(typeTrimmed) as 1 | 2;
+  const sourceGetType = Number(typeTrimmed) as SourceFileGetType;
 
   let sourcePath = '';
-  if (sourceGetType === 2) {
+  if (sourceGetType === SourceFileGetType.Download) {
     sourcePath = cutToCodePoints((field('SourceFilePath') ?? '').trim(), POST_LIMITS.SourceFilePath);
     if (sourcePath === '') throw new ApiError('MISSING_PARAMETER', 'SourceFilePath (required when SourceFileGetType is 2)');
     if (!isHttpUrl(sourcePath)) throw new ApiError('INVALID_PARAMETER', 'SourceFilePath must be an http or https URL');

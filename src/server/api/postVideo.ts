@@ -5,7 +5,7 @@ import { Params, queryParams, readFormBody } from '../http/params';
 import { sendOk } from '../http/reply';
 import type { RequestContext } from '../http/router';
 import type { Stores } from '../storage/stores';
-import { VideoStatus } from '../storage/videos';
+import { SourceFileGetType, VideoStatus } from '../../shared/videoStatus';
 import { chargeRequest, checkStorageLeft } from '../quota/quotas';
 import { parsePostModel } from './postModel';
 
@@ -14,7 +14,7 @@ import { parsePostModel } from './postModel';
  * It runs inside the registration's transaction and writes through `tx`: when it throws, no video
  * row is left behind.
  */
-export type OnRegistered = (tx: Stores, videoId: string, sourceGetType: 1 | 2) => Promise<void>;
+export type OnRegistered = (tx: Stores, videoId: string, sourceGetType: SourceFileGetType) => Promise<void>;
 
 /**
  * The one registration behind `POST /Api/Video/Post` and the SOAP `Post` operation: both only
@@ -32,7 +32,7 @@ export async function registerVideo(service: ServiceContext, onRegistered: OnReg
       ...model,
       id,
       appId: app.appId,
-      status: model.sourceGetType === 1 ? VideoStatus.NotUploaded : VideoStatus.WaitingForDownload,
+      status: model.sourceGetType === SourceFileGetType.Upload ? VideoStatus.NotUploaded : VideoStatus.WaitingForDownload,
       createdAt: service.now(),
     });
     await onRegistered(tx, id, model.sourceGetType);

@@ -1,6 +1,6 @@
 import { retryFailedStep } from '../processing/pipeline';
 import type { Job } from '../storage/jobs';
-import { VideoStatus } from '../storage/videos';
+import { VideoStatus } from '../../shared/videoStatus';
 import { CliError } from './cliError';
 import type { Command } from './command';
 import { withServiceData } from './openData';

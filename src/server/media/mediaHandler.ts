@@ -2,7 +2,8 @@ import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 import type { RequestContext } from '../http/router';
 import { isPictureSize, sizedPictureFile, type PictureSize } from '../processing/pictures';
-import { VideoStatus, type Video } from '../storage/videos';
+import { type Video } from '../storage/videos';
+import { VideoStatus } from '../../shared/videoStatus';
 
 const MEDIA_PREFIX = '/Media/';
 

@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context';
 import type { JobKind } from '../storage/jobs';
 import type { Stores } from '../storage/stores';
 import type { PlayFile } from '../storage/playFiles';
-import { VideoStatus } from '../storage/videos';
+import { VideoStatus } from '../../shared/videoStatus';
 
 /**
  * The video state machine's steps, each one transaction, so a crash leaves a video either

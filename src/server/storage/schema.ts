@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { SourceFileGetType } from '../../shared/videoStatus';
 
 /** The tables as the query layer sees them (snake_case, as stored); only the stores read these. */
 export interface Schema {
@@ -10,7 +11,7 @@ export interface Schema {
     tags: Generated<string>;
     actors: Generated<string>;
     create_user: Generated<string>;
-    source_get_type: 1 | 2;
+    source_get_type: SourceFileGetType;
     source_path: Generated<string>;
     status: number;
     status_reason: Generated<string>;

@@ -1,20 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Dialect } from './db';
 import type { Schema } from './schema';
+import { VideoStatus, type SourceFileGetType } from '../../shared/videoStatus';
 
-/** The spec's status values (States and transitions). */
-export const VideoStatus = {
-  WaitingForDeletion: 0,
-  Normal: 1,
-  WaitingForDownload: 2,
-  Downloading: 3,
-  DownloadFailed: 4,
-  WaitingForTranscoding: 5,
-  Transcoding: 6,
-  TranscodingFailed: 7,
-  NotUploaded: 8,
-} as const;
-export type VideoStatus = (typeof VideoStatus)[keyof typeof VideoStatus];
 
 /** A registered video as the rest of the service sees it. */
 export interface Video {
@@ -25,7 +13,7 @@ export interface Video {
   tags: string;
   actors: string;
   createUser: string;
-  sourceGetType: 1 | 2;
+  sourceGetType: SourceFileGetType;
   /** The source URL of a type-2 video; '' for type 1. */
   sourcePath: string;
   status: VideoStatus;

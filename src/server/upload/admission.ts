@@ -1,7 +1,7 @@
 import { ApiError } from '../errors';
 import type { Stores } from '../storage/stores';
 import type { Upload } from '../storage/uploads';
-import { VideoStatus } from '../storage/videos';
+import { SourceFileGetType, VideoStatus } from '../../shared/videoStatus';
 import type { TicketClaims } from './ticket';
 
 /**
@@ -13,7 +13,7 @@ export async function admitNewUpload(stores: Stores, claims: TicketClaims): Prom
   const { videos, uploads } = stores;
   const video = await videos.get(claims.videoId);
   if (!video || video.appId !== claims.appId) throw new ApiError('UNKNOWN_VIDEO');
-  if (video.sourceGetType !== 1 || video.status !== VideoStatus.NotUploaded) {
+  if (video.sourceGetType !== SourceFileGetType.Upload || video.status !== VideoStatus.NotUploaded) {
     throw new ApiError('WRONG_STATE', 'the video is not waiting for an uploaded file');
   }
   const existing = await uploads.forVideo(video.id);

@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context';
 import { ApiError, isApiError } from '../errors';
 import { markSourceStored } from '../processing/pipeline';
 import type { UploadStore } from '../storage/uploads';
-import { VideoStatus } from '../storage/videos';
+import { VideoStatus } from '../../shared/videoStatus';
 import { sourceFileName } from './sourceFile';
 import type { UploadFiles } from './uploadFiles';
 

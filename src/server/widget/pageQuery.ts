@@ -5,7 +5,8 @@ import { ApiError } from '../errors';
 import { isOrigin } from '../http/urls';
 import type { Params } from '../http/params';
 import { chargeRequest } from '../quota/quotas';
-import { VideoStatus, type Video } from '../storage/videos';
+import { type Video } from '../storage/videos';
+import { SourceFileGetType, VideoStatus } from '../../shared/videoStatus';
 import { decodePageOptions, type PageOptions } from '../../shared/uploadPage';
 import { languageOf, WIDGET_LANGUAGES, WIDGET_THEMES, type WidgetLanguage, type WidgetTheme } from '../../shared/widgetConfig';
 
@@ -81,7 +82,7 @@ export async function validatePageRequest(service: ServiceContext, params: Param
 
   const video = await service.stores.videos.get(videoId);
   if (!video || video.appId !== app.appId) throw new ApiError('UNKNOWN_VIDEO');
-  if (video.sourceGetType !== 1) throw new ApiError('WRONG_STATE', 'the video was registered for server-side download (SourceFileGetType 2)');
+  if (video.sourceGetType !== SourceFileGetType.Upload) throw new ApiError('WRONG_STATE', 'the video was registered for server-side download (SourceFileGetType 2)');
   if (video.status !== VideoStatus.NotUploaded) throw new ApiError('WRONG_STATE', 'the video already has its file');
   return { ...options, app, secret, video, channel, hostOrigin };
 }

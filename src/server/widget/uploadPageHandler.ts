@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context';
 import { ApiError, isApiError } from '../errors';
 import { Params, queryParams } from '../http/params';
 import type { Handler } from '../http/router';
-import { VideoStatus } from '../storage/videos';
+import { VideoStatus } from '../../shared/videoStatus';
 import type { UploadService } from '../upload/uploadService';
 import { TUS_PATH } from '../upload/tusEndpoint';
 import { errorPageLook, notifyTarget, validatePageRequest } from './pageQuery';

@@ -16,6 +16,7 @@ import type { previewVideo } from './videoPreview';
 import { SpeedMeter } from './speedMeter';
 import { sniffVideoContainer } from './videoSignature';
 import type { StartUpload, UploadControl } from './uploadCore';
+import { VideoStatus } from '../../shared/videoStatus';
 
 export interface AppProps {
   boot: UploadPageBoot;
@@ -444,7 +445,7 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
       {phase.kind === 'done' && (
         <>
           <p class="hint" aria-live="polite">
-            {videoStatus === 1 ? t.processingReady : videoStatus === 7 ? t.processingFailed : t.processingNext}
+            {videoStatus === VideoStatus.Normal ? t.processingReady : videoStatus === VideoStatus.TranscodingFailed ? t.processingFailed : t.processingNext}
           </p>
           <div class="actions">
             <button type="button" ref={primary} class="primary" onClick={() => host.post({ type: 'close' })}>
