@@ -184,8 +184,9 @@ function quotaDefaults(env: NodeJS.ProcessEnv): AppQuota {
 }
 
 /**
- * The service's settings from `env`, each parsed by its row in `SETTINGS` (configSchema.ts); the rules that
- * tie variables together are here. Throws a one-line ConfigError naming the first bad variable.
+ * The service's settings from `env`, each parsed by its row in `SETTINGS` (configSchema.ts); the
+ * rules that tie variables together are here. Throws a one-line ConfigError naming the first bad
+ * variable.
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const port = setting(env, 'PORT');

@@ -10,6 +10,11 @@ const INTRO = `# Configuration
 The service reads these environment variables once, at start-up. A bad value stops it with one
 line naming the variable (exit code 1), never a stack trace; an empty value counts as unset.
 Flags take \`1\` or \`0\` only. Back to the [README](../README.md#configuration).
+
+A new variable is a row of \`SETTINGS\` in src/server/configSchema.ts and a field of
+\`ServiceConfig\` that \`readConfig\` (src/server/config.ts) fills from it; then
+\`npm run docs:config\` rewrites this page. Why a table of our own:
+[decisions.md](decisions.md#configuration).
 `;
 
 /** A table cell: a \`|\` would end the cell early. */

@@ -403,8 +403,8 @@ export const SETTINGS = {
   }),
   APP_UPLOADS_PER_MIN: quota('uploadsPerMinute', { unit: 'uploads/min', doc: 'tus upload creations per minute per app.' }),
   APP_UPLOADS_IN_FLIGHT: quota('uploadsInFlight', { unit: 'uploads', doc: 'Unfinished uploads per app at once.' }),
+  // No unit: the rule's own words already say bytes.
   APP_STORAGE_BYTES: quota('storageBytes', {
-    unit: 'bytes',
     doc: 'Bytes stored per app (uploaded sources, play files and pictures); over it: 507 / `113`.',
   }),
 } as const satisfies Record<string, Setting<unknown>>;
