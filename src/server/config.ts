@@ -189,9 +189,10 @@ function quotaDefaults(env: NodeJS.ProcessEnv): AppQuota {
  * variable.
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  // Of several bad values the first read is the one named: keep this order, so the line a given
+  // environment gets stays the same.
   const port = setting(env, 'PORT');
   const publicAddress = setting(env, 'PUBLIC_URL') ?? `http://localhost:${port}`;
-  const maxUploadBytesSilverlight = setting(env, 'MAX_UPLOAD_BYTES_SILVERLIGHT');
   return {
     port,
     httpIdleTimeoutMs: setting(env, 'HTTP_IDLE_TIMEOUT_MS'),
@@ -203,7 +204,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     timeZone: setting(env, 'TIME_ZONE'),
     sourceUrlAllowPrivate: setting(env, 'SOURCE_URL_ALLOW_PRIVATE'),
     maxUploadBytesFlash: setting(env, 'MAX_UPLOAD_BYTES_FLASH'),
-    maxUploadBytesSilverlight,
+    maxUploadBytesSilverlight: setting(env, 'MAX_UPLOAD_BYTES_SILVERLIGHT'),
     uploadChunkBytes: setting(env, 'UPLOAD_CHUNK_BYTES'),
     processingConcurrency: setting(env, 'PROCESSING_CONCURRENCY'),
     downloadConcurrency: setting(env, 'DOWNLOAD_CONCURRENCY'),
@@ -214,7 +215,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     maxSourcePixels: setting(env, 'MAX_SOURCE_PIXELS'),
     transcodeTimeoutMs: setting(env, 'TRANSCODE_TIMEOUT_MS'),
     distDir: setting(env, 'DIST_DIR'),
-    downloadMaxBytes: setting(env, 'DOWNLOAD_MAX_BYTES') ?? maxUploadBytesSilverlight,
+    downloadMaxBytes: setting(env, 'DOWNLOAD_MAX_BYTES') ?? setting(env, 'MAX_UPLOAD_BYTES_SILVERLIGHT'),
     downloadTimeoutMs: setting(env, 'DOWNLOAD_TIMEOUT_MS'),
     downloadIdleTimeoutMs: setting(env, 'DOWNLOAD_IDLE_TIMEOUT_MS'),
     downloadMinBytesPerS: setting(env, 'DOWNLOAD_MIN_BYTES_PER_S'),
