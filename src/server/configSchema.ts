@@ -7,8 +7,8 @@ import { PROJECT_ROOT } from './project';
  * Every environment variable the service reads, as one table: `readConfig` (config.ts) parses
  * through it, and `npm run docs:config` writes docs/configuration.md from it. Rules that tie two
  * variables together (S3_* all or none, defaults taken from another variable) are code in
- * config.ts, and each is named in its variable's `doc` line. docs/decisions.md says why this is
- * a table of our own rather than a schema library.
+ * config.ts, and each is named in its variable's `doc` line. docs/decisions.md ("Configuration")
+ * says why this is a table of our own rather than a schema library.
  */
 
 export class ConfigError extends Error {
@@ -21,6 +21,7 @@ export interface Setting<T> {
   readonly type: 'whole number' | 'number' | 'flag' | 'text' | 'path' | 'URL' | 'one of' | 'secret';
   /** The page's Default column, in Markdown; undefined: none. */
   readonly default: string | undefined;
+  /** `ms`, `bytes`, …, for the page. */
   readonly unit?: string;
   /** The accepted values, in Markdown (`1–64`, `` `debug`, `info` ``); undefined: anything of its type. */
   readonly range?: string;
@@ -33,7 +34,10 @@ export interface Setting<T> {
 interface Described {
   doc: string;
   unit?: string;
-  /** The page's Default column where the default is not a plain value (or comes from elsewhere). */
+  /**
+   * The page's Default column where the value alone does not say it (none, or one taken from
+   * another variable); for a whole number with a default, a note after it (`2 GiB`).
+   */
   shown?: string;
 }
 
