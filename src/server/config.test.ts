@@ -157,3 +157,23 @@ describe('operator settings (OPS_TOKEN, OPS_PORT, OPS_HOST)', () => {
     expect(() => readConfig(env)).toThrowError(new ConfigError(message));
   });
 });
+
+describe('defaults that come from another variable', () => {
+  it('DOWNLOAD_MAX_BYTES follows MAX_UPLOAD_BYTES_SILVERLIGHT until set', () => {
+    expect(readConfig({}).downloadMaxBytes).toBe(6 * 1024 ** 3);
+    expect(readConfig({ MAX_UPLOAD_BYTES_SILVERLIGHT: '5000' }).downloadMaxBytes).toBe(5000);
+    expect(readConfig({ MAX_UPLOAD_BYTES_SILVERLIGHT: '5000', DOWNLOAD_MAX_BYTES: '700' }).downloadMaxBytes).toBe(700);
+    expect(() => readConfig({ DOWNLOAD_MAX_BYTES: '0' })).toThrowError(new ConfigError(`DOWNLOAD_MAX_BYTES must be between 1 and ${Number.MAX_SAFE_INTEGER}, got 0`));
+  });
+
+  it('an empty variable counts as unset, as compose files write it', () => {
+    expect(readConfig({ PORT: '', PUBLIC_URL: '', LOG_LEVEL: '', OPS_PORT: '', APP_MAX_RUNNING_JOBS: '', DIST_DIR: '' })).toMatchObject({
+      port: 8080,
+      publicUrl: 'http://localhost:8080',
+      logLevel: 'info',
+      ops: { port: undefined },
+      appMaxRunningJobs: undefined,
+      distDir: readConfig({}).distDir,
+    });
+  });
+});

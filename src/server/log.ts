@@ -4,7 +4,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export function isLogLevel(value: unknown): value is LogLevel {
+function isLogLevel(value: unknown): value is LogLevel {
   return (LOG_LEVELS as readonly unknown[]).includes(value);
 }
 
