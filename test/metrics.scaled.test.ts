@@ -217,12 +217,20 @@ describe('queue figures', () => {
       await stores.jobs.claim(now, now + 60_000); // the oldest runs now
       expect(await stores.jobs.queueFigures()).toEqual({ queued: { download: 2, transcode: 1 }, running: { download: 1, transcode: 0 }, oldestQueuedAt: now - 30_000 });
 
-      const metrics = new ServiceMetrics({ queueFigures: () => stores.jobs.queueFigures(), mediaToolsRunning: () => 0, now: () => now, log: silentLogger });
+      const metrics = new ServiceMetrics({ queueFigures: () => stores.jobs.queueFigures(), mediaToolsRunning: () => 0, poolUse: () => stores.poolUse(), now: () => now, log: silentLogger });
       const values = samples(await metrics.registry.metrics());
       expect(values.get('ovu_jobs_queued{kind="download"}')).toBe(2);
       expect(values.get('ovu_jobs_queued{kind="transcode"}')).toBe(1);
       expect(values.get('ovu_jobs_running{kind="download"}')).toBe(1);
       expect(values.get('ovu_jobs_oldest_queued_age_seconds')).toBe(30);
+      // PostgreSQL's pool, as this instance holds it; SQLite has none to report.
+      if (stores.dialect === 'postgres') {
+        expect(values.get('ovu_db_pool_connections{state="max"}')).toBe(10);
+        expect(values.get('ovu_db_pool_connections{state="total"}')).toBeGreaterThanOrEqual(1);
+        expect(values.get('ovu_db_pool_connections{state="waiting"}')).toBeGreaterThanOrEqual(0);
+      } else {
+        expect([...values.keys()].some((name) => name.startsWith('ovu_db_pool_connections'))).toBe(false);
+      }
     } finally {
       await stores.close();
     }

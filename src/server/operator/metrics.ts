@@ -3,6 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { ServiceContext } from '../context';
 import type { Logger } from '../log';
 import { ProcessLedger } from '../processing/processLedger';
+import type { PoolUse } from '../storage/db';
 import type { JobKind, QueueFigures } from '../storage/jobs';
 
 /** What a job's run came to, for {@link ServiceMetrics.jobDuration}. */
@@ -14,6 +15,8 @@ export interface MetricSources {
   queueFigures(): Promise<QueueFigures>;
   /** Media tools (ffmpeg, ffprobe) this service has running. */
   mediaToolsRunning(): number;
+  /** PostgreSQL's connection pool of this instance; undefined on SQLite. */
+  poolUse(): PoolUse | undefined;
   now(): number;
   log: Logger;
 }
@@ -152,6 +155,17 @@ export class ServiceMetrics {
       },
     });
     new Gauge({
+      name: 'ovu_db_pool_connections',
+      help: "This instance's PostgreSQL connections by state: open, idle, max, and queries waiting for one (none on SQLite).",
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const use = sources.poolUse();
+        if (use) for (const state of ['total', 'idle', 'waiting', 'max'] as const) this.set({ state }, use[state]);
+      },
+    });
+    new Gauge({
       name: 'ovu_ffmpeg_processes',
       help: 'ffmpeg and ffprobe processes this instance has running.',
       registers: [this.registry],
@@ -188,6 +202,7 @@ export function metricsFor(service: Pick<ServiceContext, 'stores' | 'config' | '
   return new ServiceMetrics({
     queueFigures: () => service.stores.jobs.queueFigures(),
     mediaToolsRunning: () => ledger.running(),
+    poolUse: () => service.stores.poolUse(),
     now: () => service.now(),
     log: service.log,
   });

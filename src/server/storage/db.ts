@@ -50,7 +50,17 @@ export interface Connection {
   dialect: Dialect;
   /** Undefined when the database takes writes; otherwise why not, naming no path and no secret. */
   writeProblem(): Promise<string | undefined>;
+  /** PostgreSQL's connection pool now; undefined on SQLite, which has one connection and no pool. */
+  poolUse(): PoolUse | undefined;
   close(): Promise<void>;
+}
+
+/** Connections of the pool: open (`total`), of those not in use (`idle`), and queries waiting for one. */
+export interface PoolUse {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
 }
 
 export interface DatabaseConfig {
@@ -142,6 +152,7 @@ function connectSqlite(dataDir: string): SqliteConnection {
         }
       });
     },
+    poolUse: () => undefined,
     // Kysely's destroy closes the better-sqlite3 handle.
     close: () => db.destroy(),
   };
@@ -150,8 +161,11 @@ function connectSqlite(dataDir: string): SqliteConnection {
 // Milliseconds and byte counts are bigint columns; they stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, Number);
 
+/** Connections one instance opens at most; several instances multiply it (PostgreSQL's max_connections). */
+const POOL_MAX = 10;
+
 async function connectPostgres(url: string): Promise<Connection> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: POOL_MAX });
   // An idle client losing its server (a restart) must not end the process; the next query reconnects.
   pool.on('error', () => {});
   try {
@@ -177,6 +191,7 @@ async function connectPostgres(url: string): Promise<Connection> {
         return `not reachable (${(error as { code?: string }).code ?? 'error'})`;
       }
     },
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POOL_MAX }),
     close: () => db.destroy(),
   };
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { CallbackStore } from './callbacks';
-import { connect, type Connection, type DatabaseConfig, type Dialect } from './db';
+import { connect, type Connection, type DatabaseConfig, type Dialect, type PoolUse } from './db';
 import { JobStore } from './jobs';
 import { PlayFileStore } from './playFiles';
 import { QuotaBucketStore } from './quotaBuckets';
@@ -39,6 +39,8 @@ export interface ServiceStores extends Stores {
   dialect: Dialect;
   /** Undefined when the database can take writes; otherwise why not, naming no path. */
   writeProblem(): Promise<string | undefined>;
+  /** PostgreSQL's connection pool now (for /metrics); undefined on SQLite. */
+  poolUse(): PoolUse | undefined;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,7 @@ export async function openStores(config: DatabaseConfig): Promise<ServiceStores>
     ...storesOn(connection.db, connection.dialect),
     dialect: connection.dialect,
     writeProblem: () => connection.writeProblem(),
+    poolUse: () => connection.poolUse(),
     close: () => connection.close(),
   };
 }
