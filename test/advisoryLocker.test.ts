@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPostgres, type TestPostgres } from './support/postgres';
-import { AdvisoryLocker } from '../src/server/upload/advisoryLocker';
+import { AdvisoryLocker } from '../src/server/storage/advisoryLocker';
 
 // Two lockers on their own sessions, as two service instances on one database have them.
 let postgres: TestPostgres;

@@ -185,6 +185,7 @@ export function serviceOutages({ log, stores, files, dataDir }: ServiceOutagesDe
       STORAGE_UNAVAILABLE: async () => (await files.bucket?.problem()) === undefined,
       NO_SPACE: async () => (await freeBytes(dataDir)) >= ROOM_AGAIN_BYTES,
     },
-    reserve: stores.dialect === 'sqlite' ? new SpaceReserve(dataDir) : undefined,
+    // The database shares DATA_DIR's disk only when it is SQLite's file there.
+    reserve: stores.exclusive ? new SpaceReserve(dataDir) : undefined,
   });
 }

@@ -95,14 +95,14 @@ async function resumeCutOffJobs(service: ServiceContext, before: number): Promis
 
 /**
  * At start-up, before any worker runs. Media tools this machine's previous run left running are
- * ended (the process ledger in DATA_DIR). On SQLite the database is this service's alone, so every
- * job still running was cut off by that run and is put back at once; on PostgreSQL other instances
+ * ended (the process ledger in DATA_DIR). On an exclusive database (SQLite) every job still running
+ * was cut off by that run and is put back at once; on a shared one (PostgreSQL) other instances
  * may hold running jobs, so only those whose lease ran out are (and the workers keep looking).
  */
 export async function recoverInterruptedJobs(service: ServiceContext): Promise<void> {
   // The ffmpeg of a job cut off by SIGKILL may still run, writing into a work folder; end it first.
   new ProcessLedger(service.config.dataDir).endLeftovers(service.log);
-  await resumeCutOffJobs(service, service.stores.dialect === 'sqlite' ? Number.MAX_SAFE_INTEGER : service.now());
+  await resumeCutOffJobs(service, service.stores.exclusive ? Number.MAX_SAFE_INTEGER : service.now());
 }
 
 export interface WorkerOptions {

@@ -7,8 +7,11 @@ import {
   CompleteMultipartUploadCommand,
   CopyObjectCommand,
   CreateMultipartUploadCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   UploadPartCommand,
   UploadPartCopyCommand,
@@ -161,6 +164,38 @@ export class Bucket {
       await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.name, Key: key, UploadId })).catch(() => undefined);
       throw error;
     }
+  }
+
+  /** Every key at the bucket's top level (no `/` in it), page by page. */
+  async *topLevelKeys(): AsyncGenerator<string> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.name, Delimiter: '/', ContinuationToken: token }));
+      for (const object of page.Contents ?? []) if (object.Key !== undefined) yield object.Key;
+      token = page.NextContinuationToken;
+    } while (token);
+  }
+
+  /** Every unfinished multipart upload in the bucket, page by page. */
+  async *multipartUploads(): AsyncGenerator<{ key: string; uploadId: string }> {
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    for (let truncated = true; truncated; ) {
+      const page = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.name, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
+      for (const upload of page.Uploads ?? []) if (upload.Key !== undefined && upload.UploadId !== undefined) yield { key: upload.Key, uploadId: upload.UploadId };
+      ({ NextKeyMarker: keyMarker, NextUploadIdMarker: uploadIdMarker } = page);
+      truncated = page.IsTruncated === true;
+    }
+  }
+
+  /** Aborts a multipart upload; one already gone is no error. */
+  async abortMultipart(key: string, uploadId: string): Promise<void> {
+    await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.name, Key: key, UploadId: uploadId })).catch(() => undefined);
+  }
+
+  /** Deletes objects by name, one at a time; deleting a missing key succeeds, and a failure is left for the next sweep. */
+  async removeKeys(keys: readonly string[]): Promise<void> {
+    for (const key of keys) await this.client.send(new DeleteObjectCommand({ Bucket: this.name, Key: key })).catch(() => undefined);
   }
 
   close(): void {

@@ -36,7 +36,13 @@ export interface Stores {
 }
 
 export interface ServiceStores extends Stores {
+  /** For the start-up log line; decisions use {@link exclusive}, so no code outside storage/ branches on it. */
   dialect: Dialect;
+  /**
+   * The database is a file in DATA_DIR that only this process uses (SQLite): no other instance
+   * holds a job in it, and a full DATA_DIR fills the database too. False on PostgreSQL.
+   */
+  exclusive: boolean;
   /** Undefined when the database can take writes; otherwise why not, naming no path. */
   writeProblem(): Promise<string | undefined>;
   /** PostgreSQL's connection pool now (for /metrics); undefined on SQLite. */
@@ -78,6 +84,7 @@ export async function openStores(config: DatabaseConfig): Promise<ServiceStores>
   return {
     ...storesOn(connection.db, connection.dialect),
     dialect: connection.dialect,
+    exclusive: connection.dialect === 'sqlite',
     writeProblem: () => connection.writeProblem(),
     poolUse: () => connection.poolUse(),
     close: () => connection.close(),

@@ -2,7 +2,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { readdirSync, rmSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AbortMultipartUploadCommand, DeleteObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { FileStore } from '@tus/file-store';
 import { S3Store, type MetadataValue, type Options as S3StoreOptions } from '@tus/s3-store';
 import { ERRORS, type DataStore, type Upload } from '@tus/server';
@@ -147,31 +146,15 @@ export function bucketUploads(bucket: Bucket): UploadFiles {
         strays.add(id);
         return true;
       };
-      let token: string | undefined;
-      do {
-        const page = await bucket.client.send(new ListObjectsV2Command({ Bucket: bucket.name, Delimiter: '/', ContinuationToken: token }));
-        for (const object of page.Contents ?? []) await isStray(object.Key);
-        token = page.NextContinuationToken;
-      } while (token);
+      for await (const key of bucket.topLevelKeys()) await isStray(key);
       // A crash between the multipart upload's creation and its `.info` leaves a multipart upload
       // that no object names, so the unfinished multipart uploads are listed too.
       const multiparts: { key: string; uploadId: string }[] = [];
-      let keyMarker: string | undefined;
-      let uploadIdMarker: string | undefined;
-      for (let truncated = true; truncated; ) {
-        const page = await bucket.client.send(new ListMultipartUploadsCommand({ Bucket: bucket.name, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
-        for (const upload of page.Uploads ?? []) if (await isStray(upload.Key)) multiparts.push({ key: upload.Key!, uploadId: upload.UploadId! });
-        ({ NextKeyMarker: keyMarker, NextUploadIdMarker: uploadIdMarker } = page);
-        truncated = page.IsTruncated === true;
-      }
+      for await (const upload of bucket.multipartUploads()) if (await isStray(upload.key)) multiparts.push(upload);
       // By name, not through the store's remove: that reads the `.info` first and gives up when it
       // is missing or unreadable, which is how a crash leaves it. Deleting a missing key succeeds.
-      for (const { key, uploadId } of multiparts) {
-        await bucket.client.send(new AbortMultipartUploadCommand({ Bucket: bucket.name, Key: key, UploadId: uploadId })).catch(() => undefined);
-      }
-      for (const id of strays) {
-        for (const key of [id, `${id}.info`, `${id}.part`]) await bucket.client.send(new DeleteObjectCommand({ Bucket: bucket.name, Key: key })).catch(() => undefined);
-      }
+      for (const { key, uploadId } of multiparts) await bucket.abortMultipart(key, uploadId);
+      for (const id of strays) await bucket.removeKeys([id, `${id}.info`, `${id}.part`]);
       return strays.size;
     },
   };

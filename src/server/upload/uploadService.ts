@@ -6,7 +6,7 @@ import type { ServiceContext } from '../context';
 import { isApiError } from '../errors';
 import { PRIVATE_DIR_MODE } from '../storage/privateModes';
 import type { Handler } from '../http/router';
-import { AdvisoryLocker } from './advisoryLocker';
+import { AdvisoryLocker } from '../storage/advisoryLocker';
 import { UploadFinisher } from './finisher';
 import { issueTicket, secretTag, TICKET_LIFETIME_SECONDS, verifyTicket, type TicketClaims } from './ticket';
 import { loadTicketKey } from './ticketKey';

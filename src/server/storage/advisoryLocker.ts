@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ERRORS as TUS_ERRORS, MemoryLocker, type Lock, type Locker, type RequestRelease } from '@tus/server';
 import pg from 'pg';
 import { ApiError } from '../errors';
-import { isDatabaseUnavailable } from '../storage/unavailable';
+import { isDatabaseUnavailable } from './unavailable';
 
 /** The advisory-lock key of an upload: 64 bits of a hash, prefixed so no other use of advisory locks (the migrator's) meets it. */
 const KEY = `hashtextextended('tus-upload:' || $1::text, 0)`;
