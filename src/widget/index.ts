@@ -1,5 +1,7 @@
 import { WIDGET_FORMS, type ModuleUploadConfig, type UploadWidgetHandle } from '../shared/widgetConfig';
+import * as extras from './loader/extras';
 import { openWidget } from './loader/openUpload';
+import { openPopup } from './loader/popup';
 
 // Types only, named one by one: `export type *` made the bundled index.d.ts declare the option
 // lists (WIDGET_LANGUAGES, HANDLERS, …) as values the JS does not have (test/package.exports.test.ts).
@@ -43,5 +45,5 @@ export function openUpload(config: ModuleUploadConfig): UploadWidgetHandle {
   if (typeof config !== 'object' || config === null) throw new TypeError('openUpload: expected a configuration object');
   const { serviceUrl, form = 'popup', ...widgetConfig } = config;
   if (!WIDGET_FORMS.includes(form)) throw new RangeError(`openUpload: \`form\` must be "popup" or "overlay", got ${JSON.stringify(form)}`);
-  return openWidget(widgetConfig, { serviceBase: serviceBase(serviceUrl), form });
+  return openWidget(widgetConfig, { serviceBase: serviceBase(serviceUrl), form, popup: openPopup, overlay: extras.openOverlay, extras: () => Promise.resolve(extras) });
 }

@@ -1,5 +1,5 @@
 import type { OverlayUploadConfig } from '../../shared/widgetConfig';
 import { scriptOpenUpload } from './scriptBase';
 
-/** `UploadABoxWidget.openUpload(config)`: the overlay form. */
-export const openUpload = scriptOpenUpload<OverlayUploadConfig>('overlay', 'initUploadABoxWidget.js');
+/** `UploadABoxWidget.openUpload(config)`: the overlay form (its layer comes with the loader's extras, src/widget/loader/extras.ts). */
+export const openUpload = scriptOpenUpload<OverlayUploadConfig>('overlay', 'initUploadABoxWidget.js', {});

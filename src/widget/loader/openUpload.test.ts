@@ -2,9 +2,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hostMessage, pageMessage, type PageMessage, type WithoutEnvelope } from '../../shared/messages';
 import { UPLOAD_PAGE_PATH } from '../../shared/uploadPage';
+import * as extras from './extras';
 import { openWidget } from './openUpload';
+import { openPopup } from './popup';
 
 const SERVICE = 'http://service.test';
+/** Every part at hand, as the npm module has them; the script loaders' own are tested in e2e. */
+const PARTS = { popup: openPopup, overlay: extras.openOverlay, extras: () => Promise.resolve(extras) };
 const AUTH = { appId: 'app-a', timestamp: '1700000000', token: '0123456789abcdef0123456789abcdef', videoId: 'v-1' };
 
 /**
@@ -49,7 +53,7 @@ function handlers() {
 
 describe('overlay form', () => {
   it('opens the upload page in an iframe with the signed values, a channel and the host origin', () => {
-    openWidget({ ...AUTH, uploadType: 'silverlight', lang: 'zh-CN' }, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget({ ...AUTH, uploadType: 'silverlight', lang: 'zh-CN' }, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     const { frame, query } = overlayParts();
     expect(frame.src.startsWith(`${SERVICE}${UPLOAD_PAGE_PATH}?`)).toBe(true);
     expect(Object.fromEntries(query)).toMatchObject({ ...AUTH, uploadType: 'silverlight', needHandleSepcial: 'false', lang: 'zh-CN', origin: location.origin, form: 'overlay' });
@@ -58,16 +62,16 @@ describe('overlay form', () => {
   });
 
   it('is placed by left and top, and centred without them', () => {
-    openWidget({ ...AUTH, left: '120px', top: '10%' }, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget({ ...AUTH, left: '120px', top: '10%' }, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     const placed = shadowRoots[0]!.querySelector<HTMLElement>('[role="dialog"]')!;
     expect([placed.style.left, placed.style.top, placed.style.transform]).toEqual(['120px', '10%', 'translate(0,0)']);
-    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     const centred = shadowRoots[1]!.querySelector<HTMLElement>('[role="dialog"]')!;
     expect([centred.style.left, centred.style.top, centred.style.transform]).toEqual(['50%', '50%', 'translate(-50%,-50%)']);
   });
 
   it('holds its own styles against the host page', () => {
-    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     const host = document.body.lastElementChild as HTMLElement;
     expect(host.style.getPropertyValue('position')).toBe('fixed');
     expect(host.style.getPropertyPriority('position')).toBe('important');
@@ -77,7 +81,7 @@ describe('overlay form', () => {
   it('closes on Escape, reports the close once, and leaves nothing behind', () => {
     const before = document.body.innerHTML;
     const on = handlers();
-    openWidget({ ...AUTH, ...on }, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget({ ...AUTH, ...on }, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     expect(document.body.innerHTML).not.toBe(before);
 
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
@@ -91,7 +95,7 @@ describe('overlay form', () => {
   it('closes by its button and gives focus back', () => {
     const opener = document.body.appendChild(document.createElement('button'));
     opener.focus();
-    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     expect(document.activeElement).not.toBe(opener);
     overlayParts().closeButton.click();
     expect(document.querySelector('open-upload-overlay')).toBeNull();
@@ -100,15 +104,15 @@ describe('overlay form', () => {
 
   it('keeps focus inside while open', () => {
     const outside = document.body.appendChild(document.createElement('input'));
-    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     const { root, closeButton } = overlayParts();
     outside.focus();
     expect(root.activeElement).toBe(closeButton);
   });
 
   it('lets two open layers live side by side without fighting over focus', () => {
-    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
-    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     overlayParts().closeButton.focus();
     expect(document.querySelectorAll('open-upload-overlay')).toHaveLength(2);
   });
@@ -131,7 +135,7 @@ function fakePopup() {
 function openPopupWidget(config: object) {
   const popup = fakePopup();
   const open = vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
-  const handle = openWidget({ ...AUTH, ...config }, { serviceBase: SERVICE, form: 'popup' });
+  const handle = openWidget({ ...AUTH, ...config }, { serviceBase: SERVICE, form: 'popup', ...PARTS });
   const [url, target, features] = open.mock.calls[0]!;
   const page = popup as unknown as Window;
   return { popup, page, handle, url: String(url), target, features, channel: url ? new URL(String(url)).searchParams.get('channel')! : '' };
@@ -189,11 +193,15 @@ describe('page events', () => {
   });
 });
 
+/** The error page is written once the loader's extras have come (here at once, bundled). */
+const settled = () => new Promise((resolve) => setTimeout(resolve));
+
 describe('configuration errors the loader sees itself', () => {
-  it('show the error page in a blank window without loading anything, and report the failure', async () => {
+  it('show the error page in a blank window without loading the upload page, and report the failure', async () => {
     const on = handlers();
     const { popup, url } = openPopupWidget({ appId: '', ...on });
     expect(url).toBe('');
+    await settled();
     const lines = [...popup.document.body.querySelectorAll('h1, p, button')].map((node) => node.textContent);
     expect(lines).toEqual([
       'The upload cannot start',
@@ -207,21 +215,23 @@ describe('configuration errors the loader sees itself', () => {
     expect(on.onFailure).toHaveBeenCalledExactlyOnceWith({ videoId: 'v-1', reason: 'validation', code: '101', message: 'Missing Parameter: appId' });
   });
 
-  it('speak the configured language, even when another option is wrong', () => {
+  it('speak the configured language, even when another option is wrong', async () => {
     const { popup } = openPopupWidget({ token: 5, lang: 'zh-TW' });
+    await settled();
     expect(popup.document.documentElement.lang).toBe('zh-TW');
     expect(popup.document.title).toBe('無法開始上傳');
     expect(popup.document.querySelector('h1')!.textContent).toBe('無法開始上傳');
   });
 
-  it('escape what they echo', () => {
+  it('escape what they echo', async () => {
     const { popup } = openPopupWidget({ uploadType: '<img src=x onerror=alert(1)>' });
+    await settled();
     expect(popup.document.body.querySelector('img')).toBeNull();
     expect(popup.document.body.textContent).toContain('got "<img src=x onerror=alert(1)>"');
   });
 
   it('leave the overlay without a page address', () => {
-    openWidget({ ...AUTH, timestamp: 17 }, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget({ ...AUTH, timestamp: 17 }, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     expect(shadowRoots[0]!.querySelector('iframe')!.hasAttribute('src')).toBe(false);
   });
 });
@@ -237,7 +247,7 @@ describe('popup form', () => {
 
   it('falls back to the overlay when the popup is blocked', () => {
     vi.spyOn(window, 'open').mockReturnValue(null);
-    openWidget(AUTH, { serviceBase: SERVICE, form: 'popup' });
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'popup', ...PARTS });
     expect(overlayParts().query.get('form')).toBe('overlay');
   });
 

@@ -1,10 +1,11 @@
 import type { UploadWidgetHandle, WidgetForm } from '../../shared/widgetConfig';
-import { writeErrorPage } from './errorPage';
-import { linkToPage } from './messaging';
-import { openOverlay } from './overlay';
+import type { Container } from './container';
+import type * as Extras from './extras';
+import { linkToPage, type PageLink } from './messaging';
+import type { openOverlay } from './overlay';
 import { uploadPageUrl } from '../../shared/uploadPage';
 import { randomChannel } from './pageUrl';
-import { openPopup } from './popup';
+import type { openPopup } from './popup';
 import { loaderTexts } from './texts';
 import { checkConfig, RULES } from './validateConfig';
 
@@ -12,6 +13,15 @@ export interface WidgetTarget {
   /** The service's base URL, no trailing slash. */
   serviceBase: string;
   form: WidgetForm;
+  /**
+   * The loader's rarely used parts (extras.ts): the script loaders import them from the service
+   * only when needed, so their bytes stay within budget; the npm module hands over its bundled copy.
+   */
+  extras: () => Promise<typeof Extras>;
+  /** The popup, in the builds that open it (the popup form). */
+  popup?: typeof openPopup | undefined;
+  /** The overlay, when this build carries it: opened at once; without it, the overlay comes with the extras. */
+  overlay?: typeof openOverlay | undefined;
 }
 
 /** One throwing handler must not break the widget or the other handlers. */
@@ -43,51 +53,63 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   let succeeded = false;
   // The page reports whether bytes are moving; × or Escape then asks inside the page first.
   let busy = false;
+  // Both unset while the popup's fallback overlay is still coming with the extras.
+  let container: Container | undefined;
+  let link: PageLink | undefined;
 
   // A close ends the widget: later messages are not heard, and without a success it is a failure.
   const close = () => {
     if (closed) return;
     closed = true;
-    link.stop();
-    container.remove();
+    link?.stop();
+    container?.remove();
     if (!succeeded) emit(handlers.onFailure, { videoId, reason: 'closed', message: texts.closed });
   };
   // × or Escape while bytes move: the page asks, and answers with `close` if the person confirms.
-  const requestClose = (now?: boolean) => (busy && !now ? link.tell('askClose') : close());
+  const requestClose = (now?: boolean) => (busy && !now ? link?.tell('askClose') : close());
+
+  const start = (opened: Container) => {
+    // Closed from code while the overlay was loading: it never shows.
+    if (closed) return opened.remove();
+    container = opened;
+    link = linkToPage(opened, new URL(target.serviceBase).origin, channel, (message) => {
+      switch (message.type) {
+        case 'success':
+          if (succeeded) return;
+          succeeded = true;
+          emit(handlers.onSuccess, message.info);
+          return;
+        case 'failure':
+          emit(handlers.onFailure, message.info);
+          return;
+        case 'error':
+          emit(handlers.onError, message.info);
+          return;
+        case 'uploading':
+          busy = message.busy;
+          return;
+        // 'ready' needs nothing from the loader.
+        case 'close':
+          close();
+      }
+    });
+    const doc = opened.page()?.document;
+    if (!check.ok && doc) void target.extras().then(({ writeErrorPage }) => writeErrorPage(doc, check.problem.code, check.problem.message, texts.lang));
+  };
 
   // The popup form has no layout options: its fallback layer is centred and covers the reachable top.
   const layout = target.form === 'overlay' ? config : undefined;
-  const container =
-    (target.form === 'popup' && openPopup(win, pageUrl(win, 'popup'), close)) ||
-    // Blocked (or asked for): the overlay needs no permission, so the user still gets the uploader.
-    openOverlay(win, layout?.isTop ?? true, layout ?? {}, texts, (host) => pageUrl(host, 'overlay'), requestClose);
-
-  const link = linkToPage(container, new URL(target.serviceBase).origin, channel, (message) => {
-    switch (message.type) {
-      case 'success':
-        if (succeeded) return;
-        succeeded = true;
-        emit(handlers.onSuccess, message.info);
-        return;
-      case 'failure':
-        emit(handlers.onFailure, message.info);
-        return;
-      case 'error':
-        emit(handlers.onError, message.info);
-        return;
-      case 'uploading':
-        busy = message.busy;
-        return;
-      // 'ready' needs nothing from the loader.
-      case 'close':
-        close();
-    }
-  });
+  const openLayer = (open: typeof openOverlay) =>
+    start(open(win, layout?.isTop ?? true, layout ?? {}, texts, (host) => pageUrl(host, 'overlay'), requestClose));
+  const popup = target.form === 'popup' && target.popup?.(win, pageUrl(win, 'popup'), close);
+  if (popup) start(popup);
+  else if (target.overlay) openLayer(target.overlay);
+  // Blocked: the overlay needs no permission, so the user still gets the uploader. Should its code
+  // not arrive, the widget ends as closed: the page has no other way to learn that nothing opened.
+  else target.extras().then(({ openOverlay }) => openLayer(openOverlay), close);
 
   if (!check.ok) {
     const { code, message } = check.problem;
-    const doc = container.page()?.document;
-    if (doc) writeErrorPage(doc, code, message, texts);
     // After returning, so a handler may already use the handle.
     queueMicrotask(() => emit(handlers.onFailure, { videoId, reason: 'validation', code, message }));
   }
