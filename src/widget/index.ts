@@ -1,4 +1,4 @@
-import { WIDGET_FORMS, type ModuleUploadConfig, type UploadWidgetHandle } from '../shared/widgetConfig';
+import { WIDGET_FORMS, type ModuleUploadConfig, type UploadWidgetError, type UploadWidgetHandle } from '../shared/widgetConfig';
 import * as extras from './loader/extras';
 import { openWidget } from './loader/openUpload';
 import { openPopup } from './loader/popup';
@@ -14,16 +14,27 @@ export type {
   PageOption,
   PopupUploadConfig,
   UploadErrorInfo,
+  UploadEndKind,
   UploadEventHandlers,
   UploadFailureInfo,
   UploadFailureReason,
+  UploadProcessedInfo,
+  UploadProgressInfo,
+  UploadState,
+  UploadStateInfo,
   UploadSuccessInfo,
   UploadType,
+  UploadWidgetError,
   UploadWidgetHandle,
   WidgetForm,
   WidgetLanguage,
   WidgetTheme,
 } from '../shared/widgetConfig';
+
+/** Whether `done` rejected with the widget's own error: checks `name`, since `instanceof` fails across windows. */
+export function isUploadWidgetError(error: unknown): error is UploadWidgetError {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'UploadWidgetError';
+}
 
 function serviceBase(value: unknown): string {
   if (typeof value !== 'string') throw new TypeError('openUpload: `serviceUrl` is required: the service\'s base URL, e.g. "https://video.example.com"');

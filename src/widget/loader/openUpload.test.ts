@@ -236,6 +236,109 @@ describe('configuration errors the loader sees itself', () => {
   });
 });
 
+describe('events and done', () => {
+  const PROGRESS = { type: 'progress', info: { bytesUploaded: 5, bytesTotal: 10 } } as const;
+  const STATE = { type: 'state', info: { state: 'paused' } } as const;
+  const PROCESSED = { type: 'processed', info: { videoId: 'v-1', status: 1 } } as const;
+  const events = () => ({ onProgress: vi.fn(), onStateChange: vi.fn(), onProcessed: vi.fn() });
+  /** What `done` settled with, once it has. */
+  const outcome = (done: Promise<unknown>) =>
+    done.then(
+      (value) => ({ resolved: value }),
+      (error: unknown) => ({ rejected: error }),
+    );
+
+  it('relays progress, state changes and processing outcomes from the page, and nothing once closed', () => {
+    const on = events();
+    const { page, channel, handle } = openPopupWidget(on);
+    fromPage(page, PROGRESS, channel);
+    fromPage(page, STATE, channel);
+    fromPage(page, PROCESSED, channel);
+    fromPage(window, PROGRESS, channel);
+    fromPage(page, PROGRESS, channel, 'http://evil.test');
+    expect(on.onProgress).toHaveBeenCalledExactlyOnceWith({ bytesUploaded: 5, bytesTotal: 10 });
+    expect(on.onStateChange).toHaveBeenCalledExactlyOnceWith({ state: 'paused' });
+    expect(on.onProcessed).toHaveBeenCalledExactlyOnceWith({ videoId: 'v-1', status: 1 });
+
+    handle.close();
+    fromPage(page, PROGRESS, channel);
+    fromPage(page, STATE, channel);
+    fromPage(page, PROCESSED, channel);
+    expect(on.onProgress).toHaveBeenCalledOnce();
+    expect(on.onStateChange).toHaveBeenCalledOnce();
+    expect(on.onProcessed).toHaveBeenCalledOnce();
+  });
+
+  it('refuses an event handler that is not a function', () => {
+    expect(() => openWidget({ ...AUTH, onProgress: 'log' }, { serviceBase: SERVICE, form: 'overlay', ...PARTS })).toThrow(
+      new TypeError('openUpload: `onProgress` must be a function, got "log"'),
+    );
+  });
+
+  it('done resolves with the success info, and a later close changes nothing', async () => {
+    const { page, channel, handle } = openPopupWidget({});
+    fromPage(page, SUCCESS, channel);
+    handle.close();
+    expect(await outcome(handle.done)).toEqual({ resolved: SUCCESS.info });
+  });
+
+  it('done rejects with kind closed when closed with no problem', async () => {
+    const { handle } = openPopupWidget({});
+    handle.close();
+    const { rejected } = (await outcome(handle.done)) as { rejected: Error };
+    expect(rejected).toBeInstanceOf(Error);
+    expect(rejected).toMatchObject({ name: 'UploadWidgetError', kind: 'closed', code: undefined, videoId: 'v-1', message: 'Closed before a file was uploaded.' });
+  });
+
+  it('done rejects with kind failure and the code at once when the service refuses the configuration', async () => {
+    const { page, channel, handle } = openPopupWidget({});
+    fromPage(page, { type: 'failure', info: { videoId: 'v-1', reason: 'validation', code: '104', message: 'App SecretKey Error' } }, channel);
+    expect(await outcome(handle.done)).toEqual({ rejected: expect.objectContaining({ name: 'UploadWidgetError', kind: 'failure', code: '104', message: 'App SecretKey Error' }) });
+  });
+
+  it('done rejects with kind failure and the code when the loader refuses the configuration', async () => {
+    const { handle } = openPopupWidget({ appId: '' });
+    expect(await outcome(handle.done)).toEqual({ rejected: expect.objectContaining({ kind: 'failure', code: '101', message: 'Missing Parameter: appId' }) });
+  });
+
+  it('done waits after a refused upload (another file may follow), and closing then rejects with that failure', async () => {
+    const { page, channel, handle } = openPopupWidget({});
+    fromPage(page, { type: 'failure', info: { videoId: 'v-1', reason: 'server', code: '116', message: 'Too many' } }, channel);
+    const settled = vi.fn();
+    handle.done.then(settled, settled);
+    await Promise.resolve();
+    expect(settled).not.toHaveBeenCalled();
+    handle.close();
+    expect(await outcome(handle.done)).toEqual({ rejected: expect.objectContaining({ kind: 'failure', code: '116' }) });
+  });
+
+  it('done rejects with kind error when closed during a network outage, and closed once bytes moved again', async () => {
+    const outage = { type: 'error', info: { videoId: 'v-1', reason: 'network', message: 'lost' } } as const;
+    const first = openPopupWidget({});
+    fromPage(first.page, outage, first.channel);
+    first.handle.close();
+    expect(await outcome(first.handle.done)).toEqual({ rejected: expect.objectContaining({ kind: 'error', message: 'lost' }) });
+
+    const second = openPopupWidget({});
+    fromPage(second.page, outage, second.channel);
+    fromPage(second.page, PROGRESS, second.channel);
+    second.handle.close();
+    expect(await outcome(second.handle.done)).toEqual({ rejected: expect.objectContaining({ kind: 'closed' }) });
+  });
+
+  it('a rejected done nobody awaits is no unhandled rejection', async () => {
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      openPopupWidget({}).handle.close();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+});
+
 describe('popup form', () => {
   it('opens a centred window on the upload page', () => {
     const { url, target, features } = openPopupWidget({});

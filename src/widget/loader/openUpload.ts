@@ -1,4 +1,4 @@
-import type { UploadWidgetHandle, WidgetForm } from '../../shared/widgetConfig';
+import type { UploadEndKind, UploadSuccessInfo, UploadWidgetError, UploadWidgetHandle, WidgetForm } from '../../shared/widgetConfig';
 import type { Container } from './container';
 import type * as Extras from './extras';
 import { linkToPage, type PageLink } from './messaging';
@@ -57,13 +57,31 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   let container: Container | undefined;
   let link: PageLink | undefined;
 
+  let resolveDone!: (info: UploadSuccessInfo) => void;
+  let rejectDone!: (reason: UploadWidgetError) => void;
+  const done = new Promise<UploadSuccessInfo>((resolve, reject) => {
+    resolveDone = resolve;
+    rejectDone = reject;
+  });
+  // A host page that never looks at `done` must not get an unhandled rejection in its console.
+  done.catch(() => {});
+  // The problem the widget ends with if it closes without a success: the last one reported that
+  // no upload has overcome since (progress clears it).
+  let problem: [kind: UploadEndKind, message: string, code?: string] = ['closed', texts.closed];
+  const end = () => {
+    const [kind, message, code] = problem;
+    rejectDone(Object.assign(new Error(message), { name: 'UploadWidgetError' as const, kind, code, videoId }));
+  };
+
   // A close ends the widget: later messages are not heard, and without a success it is a failure.
   const close = () => {
     if (closed) return;
     closed = true;
     link?.stop();
     container?.remove();
-    if (!succeeded) emit(handlers.onFailure, { videoId, reason: 'closed', message: texts.closed });
+    if (succeeded) return;
+    emit(handlers.onFailure, { videoId, reason: 'closed', message: texts.closed });
+    end();
   };
   // × or Escape while bytes move: the page asks, and answers with `close` if the person confirms.
   const requestClose = (now?: boolean) => (busy && !now ? link?.tell('askClose') : close());
@@ -78,12 +96,27 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
           if (succeeded) return;
           succeeded = true;
           emit(handlers.onSuccess, message.info);
+          resolveDone(message.info);
           return;
         case 'failure':
+          problem = ['failure', message.info.message, message.info.code];
           emit(handlers.onFailure, message.info);
+          // The service refused the configuration: nothing can be uploaded in this open.
+          if (message.info.reason === 'validation') end();
           return;
         case 'error':
+          problem = ['error', message.info.message];
           emit(handlers.onError, message.info);
+          return;
+        case 'progress':
+          problem = ['closed', texts.closed];
+          emit(handlers.onProgress, message.info);
+          return;
+        case 'state':
+          emit(handlers.onStateChange, message.info);
+          return;
+        case 'processed':
+          emit(handlers.onProcessed, message.info);
           return;
         case 'uploading':
           busy = message.busy;
@@ -110,9 +143,13 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
 
   if (!check.ok) {
     const { code, message } = check.problem;
+    problem = ['failure', message, code];
     // After returning, so a handler may already use the handle.
-    queueMicrotask(() => emit(handlers.onFailure, { videoId, reason: 'validation', code, message }));
+    queueMicrotask(() => {
+      emit(handlers.onFailure, { videoId, reason: 'validation', code, message });
+      end();
+    });
   }
 
-  return { close };
+  return { close, done };
 }

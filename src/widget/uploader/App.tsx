@@ -1,6 +1,7 @@
 import type { Ref } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ResumeState, UploadPageBoot } from '../../shared/uploadPage';
+import { PROCESSED_STATUSES, type UploadProgressInfo } from '../../shared/widgetConfig';
 import { discardUpload } from './discardUpload';
 import { browserHandleStore, type FileHandle, type HandleStore } from './fileHandles';
 import { FilePicker } from './FilePicker';
@@ -14,6 +15,7 @@ import { fetchProcessingStatus } from './processingStatus';
 import { ProgressPanel } from './ProgressPanel';
 import type { previewVideo } from './videoPreview';
 import { SpeedMeter } from './speedMeter';
+import { throttle } from './throttle';
 import { sniffVideoContainer } from './videoSignature';
 import type { StartUpload, UploadControl } from './uploadCore';
 
@@ -38,8 +40,10 @@ export interface AppProps {
   handles?: HandleStore | undefined;
 }
 
-/** Processing has ended: 1 ready to play, 7 failed. */
-const FINAL_STATUSES = [1, 7];
+/** Processing has ended: 1 ready to play, 4 or 7 failed. */
+const FINAL_STATUSES: readonly number[] = PROCESSED_STATUSES;
+/** The host's `onProgress` at most 10 times a second. */
+const PROGRESS_PERIOD_MS = 100;
 
 type Phase =
   | { kind: 'idle' }
@@ -86,6 +90,7 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
   // The safe answer of an open question (keep uploading, keep the stored bytes) takes focus.
   const safeAnswer = useRef<HTMLButtonElement>(null);
   const firstRender = useRef(true);
+  const progress = useMemo(() => throttle((info: UploadProgressInfo) => host.post({ type: 'progress', info }), PROGRESS_PERIOD_MS), [host]);
 
   // Closing while bytes move asks first; otherwise the loader closes at once.
   const askOrClose = () => {
@@ -204,6 +209,12 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
           outageReported.current = false;
           meter.add(now(), sent);
           setPhase((p) => (p.kind === 'uploading' ? { ...p, sent } : p));
+          progress.push({ bytesUploaded: sent, bytesTotal: file.size });
+          // Every byte sent: the service completes the file; the last figure goes out before this.
+          if (sent === file.size) {
+            progress.flush();
+            host.post({ type: 'state', info: { state: 'finishing' } });
+          }
         },
         onSuccess() {
           if (!live()) return;
@@ -228,6 +239,8 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
           setPhase((p) => (p.kind === 'uploading' ? { ...p, kind: 'failed', sent: bytesUploaded } : p));
           setNotice({ tone: 'error', text: t.networkError });
           host.post({ type: 'uploading', busy: false });
+          // Either way it goes on by itself (the effect on the failed phase below).
+          host.post({ type: 'state', info: { state: navigator.onLine === false ? 'offline' : 'retrying' } });
           if (outageReported.current) return;
           outageReported.current = true;
           host.post({ type: 'error', info: { ...fileInfo(file), reason: 'network', message: t.networkError, bytesUploaded } });
@@ -241,12 +254,14 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
     meter.reset();
     setPhase((p) => (p.kind === 'uploading' ? { ...p, kind: 'paused' } : p));
     host.post({ type: 'uploading', busy: false });
+    host.post({ type: 'state', info: { state: 'paused' } });
   };
 
   const resume = () => {
     setNotice(null);
     setPhase((p) => (p.kind === 'paused' || p.kind === 'failed' ? { ...p, kind: 'uploading' } : p));
     host.post({ type: 'uploading', busy: true });
+    host.post({ type: 'state', info: { state: 'resumed' } });
     control.current?.resume();
   };
 
@@ -338,6 +353,7 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
       if (stopped) return;
       if (found !== undefined) setVideoStatus(found);
       if (found === undefined || !FINAL_STATUSES.includes(found)) timer = setTimeout(() => void ask(), statusPollMs);
+      else host.post({ type: 'processed', info: { videoId: boot.videoId, status: found as (typeof PROCESSED_STATUSES)[number] } });
     };
     void ask();
     return () => {
@@ -444,7 +460,7 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
       {phase.kind === 'done' && (
         <>
           <p class="hint" aria-live="polite">
-            {videoStatus === 1 ? t.processingReady : videoStatus === 7 ? t.processingFailed : t.processingNext}
+            {videoStatus === 1 ? t.processingReady : videoStatus === 4 || videoStatus === 7 ? t.processingFailed : t.processingNext}
           </p>
           <div class="actions">
             <button type="button" ref={primary} class="primary" onClick={() => host.post({ type: 'close' })}>
