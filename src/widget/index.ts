@@ -1,6 +1,7 @@
 import { WIDGET_FORMS, type ModuleUploadConfig, type UploadWidgetError, type UploadWidgetHandle } from '../shared/widgetConfig';
 import * as extras from './loader/extras';
 import { openWidget } from './loader/openUpload';
+import { OVERLAY_RULES } from './loader/overlayRules';
 import { openPopup } from './loader/popup';
 
 // Types only, named one by one: `export type *` made the bundled index.d.ts declare the option
@@ -56,5 +57,5 @@ export function openUpload(config: ModuleUploadConfig): UploadWidgetHandle {
   if (typeof config !== 'object' || config === null) throw new TypeError('openUpload: expected a configuration object');
   const { serviceUrl, form = 'popup', ...widgetConfig } = config;
   if (!WIDGET_FORMS.includes(form)) throw new RangeError(`openUpload: \`form\` must be "popup" or "overlay", got ${JSON.stringify(form)}`);
-  return openWidget(widgetConfig, { serviceBase: serviceBase(serviceUrl), form, popup: openPopup, overlay: extras.openOverlay, extras: () => Promise.resolve(extras) });
+  return openWidget(widgetConfig, { serviceBase: serviceBase(serviceUrl), form, popup: openPopup, overlay: extras.openOverlay, overlayRules: OVERLAY_RULES, extras: () => Promise.resolve(extras) });
 }

@@ -4,11 +4,12 @@ import { hostMessage, pageMessage, type PageMessage, type WithoutEnvelope } from
 import { UPLOAD_PAGE_PATH } from '../../shared/uploadPage';
 import * as extras from './extras';
 import { openWidget } from './openUpload';
+import { OVERLAY_RULES } from './overlayRules';
 import { openPopup } from './popup';
 
 const SERVICE = 'http://service.test';
 /** Every part at hand, as the npm module has them; the script loaders' own are tested in e2e. */
-const PARTS = { popup: openPopup, overlay: extras.openOverlay, extras: () => Promise.resolve(extras) };
+const PARTS = { popup: openPopup, overlay: extras.openOverlay, overlayRules: OVERLAY_RULES, extras: () => Promise.resolve(extras) };
 const AUTH = { appId: 'app-a', timestamp: '1700000000', token: '0123456789abcdef0123456789abcdef', videoId: 'v-1' };
 
 /**

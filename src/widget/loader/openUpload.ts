@@ -7,7 +7,7 @@ import { uploadPageUrl } from '../../shared/uploadPage';
 import { randomChannel } from './pageUrl';
 import type { openPopup } from './popup';
 import { loaderTexts } from './texts';
-import { checkConfig, RULES } from './validateConfig';
+import { checkConfig, RULES, type OverlayRules } from './validateConfig';
 
 export interface WidgetTarget {
   /** The service's base URL, no trailing slash. */
@@ -18,6 +18,8 @@ export interface WidgetTarget {
    * only when needed, so their bytes stay within budget; the npm module hands over its bundled copy.
    */
   extras: () => Promise<typeof Extras>;
+  /** The checks of the overlay's options, in the builds that take them (the overlay form). */
+  overlayRules?: OverlayRules | undefined;
   /** The popup, in the builds that open it (the popup form). */
   popup?: typeof openPopup | undefined;
   /** The overlay, when this build carries it: opened at once; without it, the overlay comes with the extras. */
@@ -40,7 +42,7 @@ function emit<T>(handler: ((info: T) => void) | undefined, info: T): void {
  * so calling it from a click keeps the popup allowed.
  */
 export function openWidget(raw: unknown, target: WidgetTarget, win: Window = window): UploadWidgetHandle {
-  const check = checkConfig(raw, target.form);
+  const check = checkConfig(raw, target.form, target.overlayRules);
   const { handlers, videoId } = check;
   const config = check.ok ? check.config : undefined;
   // checkConfig has thrown unless `raw` is an object.

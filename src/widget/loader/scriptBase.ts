@@ -6,12 +6,12 @@ import { openWidget, type WidgetTarget } from './openUpload';
  * ({base}/Scripts/UploadWidget/<file>.js), so a page needs no other setting; it is read while the
  * script first runs, because `document.currentScript` is null once the script has finished. The
  * loader's extras come from beside it (the service sends them to any origin, as it does the
- * loader) the first time they are needed; `opener` is the loader's own container, popup or overlay.
+ * loader) the first time they are needed; `opener` is the loader's own container (the popup) or the overlay's option checks.
  */
 export function scriptOpenUpload<Config>(
   form: WidgetForm,
   fileName: string,
-  opener: Pick<WidgetTarget, 'popup' | 'overlay'>,
+  opener: Pick<WidgetTarget, 'popup' | 'overlay' | 'overlayRules'>,
 ): (config: Config) => UploadWidgetHandle {
   // `src` as a property is already absolute; empty when the script has none (inline, or a module).
   const src = (document.currentScript as HTMLScriptElement | null)?.src;
