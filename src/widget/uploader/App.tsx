@@ -195,6 +195,8 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
     else void handles?.forget(boot.videoId);
     const current = ++generation.current;
     const live = () => current === generation.current;
+    // The transport may report the whole size more than once (the last chunk, then its reply).
+    let finishing = false;
     meter.reset();
     setPhase({ kind: 'uploading', file, sent: resume?.offset ?? 0 });
     host.post({ type: 'uploading', busy: true });
@@ -209,9 +211,12 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
           outageReported.current = false;
           meter.add(now(), sent);
           setPhase((p) => (p.kind === 'uploading' ? { ...p, sent } : p));
+          // Once every byte is sent, repeats of the whole size are no news to the host.
+          if (finishing) return;
           progress.push({ bytesUploaded: sent, bytesTotal: file.size });
           // Every byte sent: the service completes the file; the last figure goes out before this.
           if (sent === file.size) {
+            finishing = true;
             progress.flush();
             host.post({ type: 'state', info: { state: 'finishing' } });
           }
