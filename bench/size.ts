@@ -43,8 +43,10 @@ export function sizeReport(): void {
   const files: { file: string; aim?: number; firstOpen?: boolean }[] = [
     { file: 'Scripts/UploadWidget/initUploadWidget.js', aim: LOADER_AIM },
     { file: 'Scripts/UploadWidget/initUploadABoxWidget.js', aim: LOADER_AIM, firstOpen: true },
-    // The error page and the overlay, which the loaders import from the service when needed.
-    { file: 'Scripts/UploadWidget/extras.js', firstOpen: true },
+    // The loaders' parts, imported from the service when needed: the overlay (every overlay open)
+    // and the error page (a refused configuration).
+    { file: 'Scripts/UploadWidget/overlay.js', firstOpen: true },
+    { file: 'Scripts/UploadWidget/errorPage.js' },
     ...pageFiles(),
     { file: 'npm/index.js' },
   ];

@@ -91,11 +91,11 @@ describe('the service refuses the configuration with the ErrorCode page', () => 
   });
 });
 
-/** What the loader may fetch without asking the service anything: its own extras (the error page). */
-const onlyExtras = (urls: string[]) => urls.filter((url) => url !== `${world.service.address}/Scripts/UploadWidget/extras.js`);
+/** What the loader may fetch without asking the service anything: its own parts (the error page, and the overlay's layer). */
+const onlyExtras = (urls: string[]) => urls.filter((url) => !/\/Scripts\/UploadWidget\/(errorPage|overlay)\.js$/.test(url));
 
 describe('the loader refuses a configuration it can check itself, without asking the service', () => {
-  it('a missing videoId shows the ErrorCode page and sends nothing to the service but a fetch of the loader\'s extras', async () => {
+  it('a missing videoId shows the ErrorCode page and sends nothing to the service but a fetch of the loader\'s error page part', async () => {
     const { videoId: _omitted, ...withoutVideo } = world.widgetAuth(await world.registerVideo());
     const page = await hostPage('/popup.html', withoutVideo);
     const requests = recordServiceRequests(context, world.service.address);

@@ -35,14 +35,15 @@ async function bundleService(): Promise<void> {
 }
 
 /**
- * The loaders' extras (src/widget/loader/extras.ts), an ES module beside them that they import
- * from the service when needed. esbuild rather than Vite: Vite leaves an ES library's whitespace
- * unminified, and these bytes are on the path of every overlay's first open.
+ * The loaders' parts that not every open needs (LoaderParts in src/widget/loader/openUpload.ts),
+ * ES modules beside them that they import from the service when needed. esbuild rather than
+ * Vite: Vite leaves an ES library's whitespace unminified, and the overlay's bytes are on the
+ * path of every overlay's first open.
  */
-async function bundleLoaderExtras(): Promise<void> {
+async function bundleLoaderParts(): Promise<void> {
   await bundle({
-    entryPoints: [resolve(root, 'src/widget/loader/extras.ts')],
-    outfile: resolve(dist, 'Scripts/UploadWidget/extras.js'),
+    entryPoints: { overlay: resolve(root, 'src/widget/loader/overlay.ts'), errorPage: resolve(root, 'src/widget/loader/errorPage.ts') },
+    outdir: resolve(dist, 'Scripts/UploadWidget'),
     bundle: true,
     minify: true,
     format: 'esm',
@@ -58,7 +59,7 @@ await rm(dist, { recursive: true, force: true });
 for (const config of [...loaderScripts, uploaderPage, npmModule]) {
   await build(config);
 }
-await bundleLoaderExtras();
+await bundleLoaderParts();
 await bundleService();
 for (const dir of ['Scripts/UploadWidget', 'upload', 'server/assets']) await precompress(resolve(dist, dir));
 console.log('built dist/Scripts/UploadWidget, dist/upload, dist/npm, dist/server');

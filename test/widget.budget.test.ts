@@ -1,8 +1,8 @@
 /**
  * The widget's weight budgets (issue 20), on the built files (`npm test` builds first): each
  * loader at most 3,000 bytes at gzip -9, and a first overlay open at most 35,000 bytes on the wire:
- * the bodies the service sends a browser that accepts brotli and gzip for the loader, its extras
- * (the overlay comes with them), the upload page and the page's code and styles, the transport
+ * the bodies the service sends a browser that accepts brotli and gzip for the loader, its overlay
+ * part (LoaderParts in src/widget/loader/openUpload.ts), the upload page and the page's code and styles, the transport
  * included. bench/size.ts reports the same files in detail.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -57,7 +57,7 @@ describe('first overlay open', () => {
     const transport = Object.values(manifest).filter((chunk) => chunk.isDynamicEntry).map((chunk) => chunk.file);
     const paths = [
       '/Scripts/UploadWidget/initUploadABoxWidget.js',
-      '/Scripts/UploadWidget/extras.js',
+      '/Scripts/UploadWidget/overlay.js',
       ...[...assets, ...transport].map((name) => `${ASSETS_PATH}/${name}`),
     ];
     const sizes = Object.fromEntries(await Promise.all(paths.map(async (path) => [path, (await wireBytes(path)).bytes] as const)));

@@ -1,7 +1,8 @@
 import { WIDGET_FORMS, type ModuleUploadConfig, type UploadWidgetError, type UploadWidgetHandle } from '../shared/widgetConfig';
-import * as extras from './loader/extras';
+import * as errorPage from './loader/errorPage';
 import { openWidget } from './loader/openUpload';
 import { OVERLAY_RULES } from './loader/overlayRules';
+import * as overlay from './loader/overlay';
 import { openPopup } from './loader/popup';
 
 // Types only, named one by one: `export type *` made the bundled index.d.ts declare the option
@@ -57,5 +58,5 @@ export function openUpload(config: ModuleUploadConfig): UploadWidgetHandle {
   if (typeof config !== 'object' || config === null) throw new TypeError('openUpload: expected a configuration object');
   const { serviceUrl, form = 'popup', ...widgetConfig } = config;
   if (!WIDGET_FORMS.includes(form)) throw new RangeError(`openUpload: \`form\` must be "popup" or "overlay", got ${JSON.stringify(form)}`);
-  return openWidget(widgetConfig, { serviceBase: serviceBase(serviceUrl), form, popup: openPopup, overlay: extras.openOverlay, overlayRules: OVERLAY_RULES, extras: () => Promise.resolve(extras) });
+  return openWidget(widgetConfig, { serviceBase: serviceBase(serviceUrl), form, popup: openPopup, overlay: overlay.openOverlay, overlayRules: OVERLAY_RULES, part: (name) => Promise.resolve({ overlay, errorPage }[name]) });
 }

@@ -2,14 +2,20 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hostMessage, pageMessage, type PageMessage, type WithoutEnvelope } from '../../shared/messages';
 import { UPLOAD_PAGE_PATH } from '../../shared/uploadPage';
-import * as extras from './extras';
-import { openWidget } from './openUpload';
+import * as errorPage from './errorPage';
+import { openWidget, type WidgetTarget } from './openUpload';
+import * as overlay from './overlay';
 import { OVERLAY_RULES } from './overlayRules';
 import { openPopup } from './popup';
 
 const SERVICE = 'http://service.test';
 /** Every part at hand, as the npm module has them; the script loaders' own are tested in e2e. */
-const PARTS = { popup: openPopup, overlay: extras.openOverlay, overlayRules: OVERLAY_RULES, extras: () => Promise.resolve(extras) };
+const PARTS: Omit<WidgetTarget, 'serviceBase' | 'form'> = {
+  popup: openPopup,
+  overlay: overlay.openOverlay,
+  overlayRules: OVERLAY_RULES,
+  part: (name) => Promise.resolve({ overlay, errorPage }[name]),
+};
 const AUTH = { appId: 'app-a', timestamp: '1700000000', token: '0123456789abcdef0123456789abcdef', videoId: 'v-1' };
 
 /**
@@ -194,7 +200,7 @@ describe('page events', () => {
   });
 });
 
-/** The error page is written once the loader's extras have come (here at once, bundled). */
+/** The error page is written once its part has come (here at once, bundled). */
 const settled = () => new Promise((resolve) => setTimeout(resolve));
 
 describe('configuration errors the loader sees itself', () => {

@@ -1,7 +1,8 @@
 import type { UploadEndKind, UploadSuccessInfo, UploadWidgetError, UploadWidgetHandle, WidgetForm } from '../../shared/widgetConfig';
 import type { Container } from './container';
-import type * as Extras from './extras';
+import type * as ErrorPage from './errorPage';
 import { linkToPage, type PageLink } from './messaging';
+import type * as Overlay from './overlay';
 import type { openOverlay } from './overlay';
 import { uploadPageUrl } from '../../shared/uploadPage';
 import { randomChannel } from './pageUrl';
@@ -9,20 +10,30 @@ import type { openPopup } from './popup';
 import { loaderTexts } from './texts';
 import { checkConfig, RULES, type OverlayRules } from './validateConfig';
 
+/**
+ * The parts of the loader that not every open needs, each its own ES module beside the loaders
+ * (dist/Scripts/UploadWidget/<name>.js): the overlay (every overlay open, and the popup's
+ * fallback when a blocker refuses the window) and the error page (a refused configuration).
+ */
+interface LoaderParts {
+  overlay: typeof Overlay;
+  errorPage: typeof ErrorPage;
+}
+
 export interface WidgetTarget {
   /** The service's base URL, no trailing slash. */
   serviceBase: string;
   form: WidgetForm;
   /**
-   * The loader's rarely used parts (extras.ts): the script loaders import them from the service
-   * only when needed, so their bytes stay within budget; the npm module hands over its bundled copy.
+   * A part the loader needs only sometimes: the script loaders import it from the service when
+   * needed, so their bytes stay within budget; the npm module hands over its bundled copy.
    */
-  extras: () => Promise<typeof Extras>;
+  part: <K extends keyof LoaderParts>(name: K) => Promise<LoaderParts[K]>;
   /** The checks of the overlay's options, in the builds that take them (the overlay form). */
   overlayRules?: OverlayRules | undefined;
   /** The popup, in the builds that open it (the popup form). */
   popup?: typeof openPopup | undefined;
-  /** The overlay, when this build carries it: opened at once; without it, the overlay comes with the extras. */
+  /** The overlay, when this build carries it: opened at once; without it, the overlay part is imported when needed. */
   overlay?: typeof openOverlay | undefined;
 }
 
@@ -55,7 +66,7 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   let succeeded = false;
   // The page reports whether bytes are moving; × or Escape then asks inside the page first.
   let busy = false;
-  // Both unset while the popup's fallback overlay is still coming with the extras.
+  // Both unset while the overlay is still coming from the service.
   let container: Container | undefined;
   let link: PageLink | undefined;
 
@@ -129,7 +140,7 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
       }
     });
     const doc = opened.page()?.document;
-    if (!check.ok && doc) void target.extras().then(({ writeErrorPage }) => writeErrorPage(doc, check.problem.code, check.problem.message, texts.lang));
+    if (!check.ok && doc) void target.part('errorPage').then(({ writeErrorPage }) => writeErrorPage(doc, check.problem.code, check.problem.message, texts.lang));
   };
 
   // The popup form has no layout options: its fallback layer is centred and covers the reachable top.
@@ -141,7 +152,7 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   else if (target.overlay) openLayer(target.overlay);
   // Blocked: the overlay needs no permission, so the user still gets the uploader. Should its code
   // not arrive, the widget ends as closed: the page has no other way to learn that nothing opened.
-  else target.extras().then(({ openOverlay }) => openLayer(openOverlay), close);
+  else target.part('overlay').then(({ openOverlay }) => openLayer(openOverlay), close);
 
   if (!check.ok) {
     const { code, message } = check.problem;

@@ -5,7 +5,7 @@ import { openWidget, type WidgetTarget } from './openUpload';
  * `openUpload` of a script-tag loader. The service's base URL comes from the script's own `src`
  * ({base}/Scripts/UploadWidget/<file>.js), so a page needs no other setting; it is read while the
  * script first runs, because `document.currentScript` is null once the script has finished. The
- * loader's extras come from beside it (the service sends them to any origin, as it does the
+ * loader's parts (overlay.js, errorPage.js) come from beside it (the service sends them to any origin, as it does the
  * loader) the first time they are needed; `opener` is the loader's own container (the popup) or the overlay's option checks.
  */
 export function scriptOpenUpload<Config>(
@@ -18,6 +18,6 @@ export function scriptOpenUpload<Config>(
   const serviceBase = src && new URL('../../', src).href.replace(/\/$/, '');
   return (config) => {
     if (!serviceBase) throw new Error(`openUpload: load ${fileName} with <script src="{service}/Scripts/UploadWidget/${fileName}">`);
-    return openWidget(config, { serviceBase, form, ...opener, extras: () => import(/* @vite-ignore */ `${serviceBase}/Scripts/UploadWidget/extras.js`) });
+    return openWidget(config, { serviceBase, form, ...opener, part: (name) => import(/* @vite-ignore */ `${serviceBase}/Scripts/UploadWidget/${name}.js`) });
   };
 }
