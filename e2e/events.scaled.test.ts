@@ -12,8 +12,11 @@ import {
   recordTusRequests,
   uploadFrame,
   waitForEvents,
+  waitForOutcome,
   waitForProgress,
+  waitForUpdates,
   type RecordedEvent,
+  type RecordedUpdate,
 } from './support/widget';
 import { startWorld, type World } from './support/world';
 
@@ -213,6 +216,54 @@ describe('the connection comes back', () => {
     const after = await waitForEvents(page, (all) => all.some((event) => event.type === 'success'));
     expect(only('error')(after)).toHaveLength(1);
     expect(await world.sourceSha256(videoId)).toBe(await sha256File(overLimitVideo));
+  });
+});
+
+describe('the handle: progress, state changes, processing and done', () => {
+  const states = (list: RecordedUpdate[]) => list.flatMap((update) => (update.type === 'state' ? [update.info.state] : []));
+
+  it('reports progress at most 10 times a second, pause, resume and finishing, resolves done, then the processing outcome', async () => {
+    const videoId = await world.registerVideo();
+    const page = await hostPage('/overlay.html', { ...world.widgetAuth(videoId), uploadType: 'silverlight' });
+    const frame = await openOverlay(page);
+    const throttle = await throttleUploads(context, frame, 256 * 1024);
+    await chooseFile(frame, overLimitVideo);
+    await waitForUpdates(page, (list) => list.filter((update) => update.type === 'progress').length >= 3);
+    await frame.getByRole('button', { name: 'Pause' }).click();
+    await waitForUpdates(page, (list) => states(list).includes('paused'));
+    await throttle.lift();
+    await frame.getByRole('button', { name: 'Resume' }).click();
+
+    const outcome = await waitForOutcome(page);
+    const size = fileSize(overLimitVideo);
+    expect(outcome).toEqual({ resolved: { videoId, fileName: 'over-limit.mp4', fileSize: size } });
+    const list = await waitForUpdates(page, (all) => all.some((update) => update.type === 'processed'), 110_000);
+    expect(states(list)).toEqual(['paused', 'resumed', 'finishing']);
+    expect(list.filter((update) => update.type === 'processed')).toEqual([{ type: 'processed', info: { videoId, status: 1 }, at: expect.any(Number) }]);
+
+    const progress = list.filter((update) => update.type === 'progress');
+    expect(progress.at(-1)!.info).toEqual({ bytesUploaded: size, bytesTotal: size });
+    // Never more than 10 in any second: any 11 in a row span at least a second (a little
+    // under, for the jitter of message delivery between the frame and the page).
+    for (let i = 10; i < progress.length; i++) expect(progress[i]!.at - progress[i - 10]!.at).toBeGreaterThan(900);
+    // Finishing comes once every byte was reported.
+    const finishing = list.findIndex((update) => update.type === 'state' && update.info.state === 'finishing');
+    expect(list.indexOf(progress.at(-1)!)).toBeLessThan(finishing);
+  });
+
+  it('done rejects with kind "closed" when the overlay closes mid-upload, and nothing is reported after the close', async () => {
+    const videoId = await world.registerVideo();
+    const page = await hostPage('/overlay.html', { ...world.widgetAuth(videoId), uploadType: 'silverlight' });
+    const frame = await openOverlay(page);
+    await throttleUploads(context, frame, 256 * 1024);
+    await chooseFile(frame, overLimitVideo);
+    await waitForUpdates(page, (list) => list.some((update) => update.type === 'progress'));
+    await frame.getByRole('button', { name: 'Pause' }).click();
+    await closeOverlay(page);
+    expect(await waitForOutcome(page)).toEqual({ rejected: { name: 'UploadWidgetError', kind: 'closed', message: 'Closed before a file was uploaded.' } });
+    const atClose = await waitForUpdates(page, () => true);
+    await new Promise((wait) => setTimeout(wait, 1000));
+    expect(await waitForUpdates(page, () => true)).toEqual(atClose);
   });
 });
 

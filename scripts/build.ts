@@ -34,11 +34,32 @@ async function bundleService(): Promise<void> {
   await cp(resolve(root, 'src/server/widget/assets'), resolve(dist, 'server/assets'), { recursive: true });
 }
 
+/**
+ * The loaders' parts that not every open needs (LoaderParts in src/widget/loader/openUpload.ts),
+ * ES modules beside them that they import from the service when needed. esbuild rather than
+ * Vite: Vite leaves an ES library's whitespace unminified, and the overlay's bytes are on the
+ * path of every overlay's first open.
+ */
+async function bundleLoaderParts(): Promise<void> {
+  await bundle({
+    entryPoints: { overlay: resolve(root, 'src/widget/loader/overlay.ts'), errorPage: resolve(root, 'src/widget/loader/errorPage.ts') },
+    outdir: resolve(dist, 'Scripts/UploadWidget'),
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    // As the loaders (vite.config.ts): Chinese text as \u escapes, whatever charset the host page has.
+    charset: 'ascii',
+    target: 'es2020',
+    logLevel: 'warning',
+  });
+}
+
 await rm(dist, { recursive: true, force: true });
 // One at a time: the machine is small and the builds are quick.
 for (const config of [...loaderScripts, uploaderPage, npmModule]) {
   await build(config);
 }
+await bundleLoaderParts();
 await bundleService();
 for (const dir of ['Scripts/UploadWidget', 'upload', 'server/assets']) await precompress(resolve(dist, dir));
 console.log('built dist/Scripts/UploadWidget, dist/upload, dist/npm, dist/server');

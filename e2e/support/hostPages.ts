@@ -2,14 +2,18 @@
  * The host pages a third-party app would serve, on another origin (and site) than the service.
  * Each reads its widget configuration from the URL hash (JSON, computed by the test acting as
  * the app backend), opens the widget from the "Open upload" button (a real user gesture) or at
- * load with `?auto` (no gesture: Chromium blocks the popup), and records every event in
- * `window.events` and every message the window receives in `window.messages`.
+ * load with `?auto` (no gesture: Chromium blocks the popup), and records every outcome event in
+ * `window.events`, the progress, state and processing events (with the page's time) in
+ * `window.updates`, how the handle's `done` settled in `window.outcome`, and every message the
+ * window receives in `window.messages`.
  */
 
 export type HostKind = 'popup' | 'overlay' | 'esm-popup' | 'esm-overlay';
 
 const HARNESS = String.raw`
 window.events = [];
+window.updates = [];
+window.outcome = null;
 window.messages = [];
 window.addEventListener('message', (event) => {
   window.messages.push({ origin: event.origin, data: event.data });
@@ -20,6 +24,9 @@ function readConfig() {
 function record(type) {
   return (info) => window.events.push({ type, info });
 }
+function update(type) {
+  return (info) => window.updates.push({ type, info, at: performance.now() });
+}
 function openWidget() {
   const config = readConfig();
   try {
@@ -28,7 +35,14 @@ function openWidget() {
       onSuccess: record('success'),
       onFailure: record('failure'),
       onError: record('error'),
+      onProgress: update('progress'),
+      onStateChange: update('state'),
+      onProcessed: update('processed'),
     });
+    window.handle.done.then(
+      (info) => (window.outcome = { resolved: info }),
+      (error) => (window.outcome = { rejected: { name: error.name, kind: error.kind, code: error.code, message: error.message } }),
+    );
   } catch (error) {
     window.events.push({ type: 'thrown', info: { name: error.name, message: error.message } });
   }

@@ -1,6 +1,13 @@
 import type { BrowserContext, Frame, Locator, Page, Request } from 'playwright-core';
 import { UPLOAD_PAGE_PATH } from '../../src/shared/uploadPage';
-import type { UploadErrorInfo, UploadFailureInfo, UploadSuccessInfo } from '../../src/shared/widgetConfig';
+import type {
+  UploadErrorInfo,
+  UploadFailureInfo,
+  UploadProcessedInfo,
+  UploadProgressInfo,
+  UploadStateInfo,
+  UploadSuccessInfo,
+} from '../../src/shared/widgetConfig';
 
 export type RecordedEvent =
   | { type: 'success'; info: UploadSuccessInfo }
@@ -11,6 +18,34 @@ export type RecordedEvent =
 /** What the host page's handlers recorded so far, in order. */
 export function events(page: Page): Promise<RecordedEvent[]> {
   return page.evaluate(() => (window as unknown as { events: RecordedEvent[] }).events);
+}
+
+/** A progress, state or processing event as the host page recorded it, with its `performance.now()`. */
+export type RecordedUpdate = ({ type: 'progress'; info: UploadProgressInfo } | { type: 'state'; info: UploadStateInfo } | { type: 'processed'; info: UploadProcessedInfo }) & { at: number };
+
+/** How the handle's `done` settled (the rejection's fields copied), or null while it has not. */
+export type RecordedOutcome = { resolved: UploadSuccessInfo } | { rejected: { name: string; kind: string; code?: string; message: string } } | null;
+
+/** Polls until `predicate` holds for the recorded updates; returns them. */
+export async function waitForUpdates(page: Page, predicate: (list: RecordedUpdate[]) => boolean, timeoutMs = 60_000): Promise<RecordedUpdate[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const list = await page.evaluate(() => (window as unknown as { updates: RecordedUpdate[] }).updates);
+    if (predicate(list)) return list;
+    if (Date.now() > deadline) throw new Error(`updates never matched within ${timeoutMs} ms; recorded: ${JSON.stringify(list.slice(-20))}`);
+    await new Promise((wake) => setTimeout(wake, 100));
+  }
+}
+
+/** Polls until the handle's `done` has settled; returns how. */
+export async function waitForOutcome(page: Page, timeoutMs = 60_000): Promise<NonNullable<RecordedOutcome>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const outcome = await page.evaluate(() => (window as unknown as { outcome: RecordedOutcome }).outcome);
+    if (outcome) return outcome;
+    if (Date.now() > deadline) throw new Error(`done never settled within ${timeoutMs} ms`);
+    await new Promise((wake) => setTimeout(wake, 100));
+  }
 }
 
 /** Polls until `predicate` holds for the recorded events; returns them. */

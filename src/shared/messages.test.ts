@@ -11,6 +11,9 @@ describe('isPageMessage', () => {
     pageMessage('c1', { type: 'failure', info: { videoId: 'v-1', reason: 'validation', code: '104', message: 'App SecretKey Error' } }),
     pageMessage('c1', { type: 'error', info: { ...info, reason: 'network', message: 'lost', bytesUploaded: 4 } }),
     pageMessage('c1', { type: 'close' }),
+    pageMessage('c1', { type: 'progress', info: { bytesUploaded: 5, bytesTotal: 10 } }),
+    pageMessage('c1', { type: 'state', info: { state: 'retrying' } }),
+    pageMessage('c1', { type: 'processed', info: { videoId: 'v-1', status: 4 } }),
   ])('accepts a well-formed %j', (message) => {
     expect(isPageMessage(message, 'c1')).toBe(true);
   });
@@ -27,6 +30,11 @@ describe('isPageMessage', () => {
     ['an error that is not a network error', { protocol: PROTOCOL, channel: 'c1', type: 'error', info: { videoId: 'v', reason: 'closed', message: '' } }],
     ['an info field of the wrong type', { protocol: PROTOCOL, channel: 'c1', type: 'failure', info: { videoId: 'v', reason: 'server', message: '', code: 107 } }],
     ['ready without valid', { protocol: PROTOCOL, channel: 'c1', type: 'ready' }],
+    ['progress without a total', { protocol: PROTOCOL, channel: 'c1', type: 'progress', info: { bytesUploaded: 5 } }],
+    ['progress as text', { protocol: PROTOCOL, channel: 'c1', type: 'progress', info: { bytesUploaded: '5', bytesTotal: 10 } }],
+    ['an unknown state', { protocol: PROTOCOL, channel: 'c1', type: 'state', info: { state: 'uploading' } }],
+    ['a status that is no outcome', { protocol: PROTOCOL, channel: 'c1', type: 'processed', info: { videoId: 'v', status: 5 } }],
+    ['processed without a video', { protocol: PROTOCOL, channel: 'c1', type: 'processed', info: { status: 1 } }],
   ])('drops %s', (_case, data) => {
     expect(isPageMessage(data, 'c1')).toBe(false);
   });

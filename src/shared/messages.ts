@@ -1,4 +1,14 @@
-import type { UploadErrorInfo, UploadFailureInfo, UploadFailureReason, UploadSuccessInfo } from './widgetConfig';
+import {
+  PROCESSED_STATUSES,
+  UPLOAD_STATES,
+  type UploadErrorInfo,
+  type UploadFailureInfo,
+  type UploadFailureReason,
+  type UploadProcessedInfo,
+  type UploadProgressInfo,
+  type UploadStateInfo,
+  type UploadSuccessInfo,
+} from './widgetConfig';
 
 /**
  * The postMessage protocol between the upload page (service origin) and the loader (host page).
@@ -20,6 +30,10 @@ export type PageMessage =
   | (Envelope<'failure'> & { info: UploadFailureInfo })
   | (Envelope<'error'> & { info: UploadErrorInfo })
   | (Envelope<'uploading'> & { busy: boolean })
+  /** Already throttled by the page to at most 10 a second (the loader relays each as it comes). */
+  | (Envelope<'progress'> & { info: UploadProgressInfo })
+  | (Envelope<'state'> & { info: UploadStateInfo })
+  | (Envelope<'processed'> & { info: UploadProcessedInfo })
   /** The user asked to close from inside the page (Escape in the overlay's iframe, which the host cannot see). */
   | Envelope<'close'>;
 
@@ -75,6 +89,12 @@ export function isPageMessage(data: unknown, channel: string): data is PageMessa
       return isInfo(data.info) && FAILURE_REASONS.includes(data.info.reason) && typeof data.info.message === 'string';
     case 'error':
       return isInfo(data.info) && data.info.reason === 'network' && typeof data.info.message === 'string';
+    case 'progress':
+      return isRecord(data.info) && typeof data.info.bytesUploaded === 'number' && typeof data.info.bytesTotal === 'number';
+    case 'state':
+      return isRecord(data.info) && UPLOAD_STATES.includes(data.info.state as never);
+    case 'processed':
+      return isInfo(data.info) && PROCESSED_STATUSES.includes(data.info.status as never);
     default:
       return false;
   }

@@ -41,7 +41,7 @@ export const PAGE_OPTIONS = ['appId', 'timestamp', 'token', 'videoId', 'uploadTy
 export type PageOption = (typeof PAGE_OPTIONS)[number];
 /** Options of the overlay form only; the service never sees them. */
 export const OVERLAY_OPTIONS = ['isTop', 'left', 'top'] as const;
-export const HANDLERS = ['onSuccess', 'onFailure', 'onError'] as const;
+export const HANDLERS = ['onSuccess', 'onFailure', 'onError', 'onProgress', 'onStateChange', 'onProcessed'] as const;
 
 /** Sent to `onSuccess` once the service has stored the whole file. */
 export interface UploadSuccessInfo {
@@ -84,6 +84,38 @@ export interface UploadErrorInfo {
   bytesUploaded?: number;
 }
 
+/** Sent to `onProgress` at most 10 times a second while bytes move, and once with the last figure. */
+export interface UploadProgressInfo {
+  /** Bytes the upload has sent so far (resumed uploads start from what the service held). */
+  bytesUploaded: number;
+  /** The file's size in bytes. */
+  bytesTotal: number;
+}
+
+/**
+ * What happens to the upload, sent to `onStateChange`:
+ * - `paused`: the person paused it (or stopped it to close);
+ * - `resumed`: bytes move again after any of the others but `finishing`;
+ * - `offline`: the browser went offline; it goes on once the browser is back online;
+ * - `retrying`: a network problem outlasted the automatic retries; it tries again every 10 s;
+ * - `finishing`: every byte is sent and the service is completing the file (`onSuccess` follows).
+ */
+export const UPLOAD_STATES = ['paused', 'resumed', 'offline', 'retrying', 'finishing'] as const;
+export type UploadState = (typeof UPLOAD_STATES)[number];
+
+export interface UploadStateInfo {
+  state: UploadState;
+}
+
+/** Processing's outcomes (HTTP API statuses): 1 ready, 4 the source could not be fetched, 7 failed. */
+export const PROCESSED_STATUSES = [1, 4, 7] as const;
+
+/** Sent to `onProcessed` once the uploaded video has reached an outcome, while the widget is open. */
+export interface UploadProcessedInfo {
+  videoId: string;
+  status: (typeof PROCESSED_STATUSES)[number];
+}
+
 export interface UploadEventHandlers {
   /** Called once when the video file is completely stored by the service. */
   onSuccess?: (info: UploadSuccessInfo) => void;
@@ -91,6 +123,12 @@ export interface UploadEventHandlers {
   onFailure?: (info: UploadFailureInfo) => void;
   /** Called when a network problem outlasted the retries. */
   onError?: (info: UploadErrorInfo) => void;
+  /** Called at most 10 times a second while bytes move. */
+  onProgress?: (info: UploadProgressInfo) => void;
+  /** Called when the upload pauses, resumes, waits for the network, or finishes sending. */
+  onStateChange?: (info: UploadStateInfo) => void;
+  /** Called when the uploaded video reaches status 1, 4 or 7, if the widget is still open. */
+  onProcessed?: (info: UploadProcessedInfo) => void;
 }
 
 /** Options shared by both forms (spec, Upload widget). */
@@ -141,9 +179,33 @@ export interface ModuleOptions {
   form?: WidgetForm;
 }
 
-/** What `openUpload` returns: a handle to close the widget from code. */
+/**
+ * Why `done` rejected: `failure` (the loader or the service refused, see `code`; on a refused
+ * configuration at once, else when the widget closes after a refusal), `error` (the widget closed
+ * while a network problem was unresolved) or `closed` (closed with nothing uploaded and no problem).
+ */
+export type UploadEndKind = 'failure' | 'error' | 'closed';
+
+/**
+ * The reason `done` rejected. A plain `Error` with a constant `name` (check `name`, or use
+ * `isUploadWidgetError`: `instanceof` fails across windows).
+ */
+export interface UploadWidgetError extends Error {
+  name: 'UploadWidgetError';
+  kind: UploadEndKind;
+  /** The service's or loader's error code when there was one, e.g. "104". */
+  code?: string;
+  videoId: string;
+}
+
+/** What `openUpload` returns: a handle to close the widget from code, and its outcome. */
 export interface UploadWidgetHandle {
   close(): void;
+  /**
+   * Resolves once the file is stored (as `onSuccess`); rejects with an {@link UploadWidgetError}
+   * when the widget ends without one. Never rejects unhandled: leaving it unawaited is fine.
+   */
+  done: Promise<UploadSuccessInfo>;
 }
 
 /** The npm module's `openUpload` argument: the form picks which options are allowed (left/top/isTop only with the overlay). */

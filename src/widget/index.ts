@@ -1,5 +1,9 @@
-import { WIDGET_FORMS, type ModuleUploadConfig, type UploadWidgetHandle } from '../shared/widgetConfig';
+import { WIDGET_FORMS, type ModuleUploadConfig, type UploadWidgetError, type UploadWidgetHandle } from '../shared/widgetConfig';
+import * as errorPage from './loader/errorPage';
 import { openWidget } from './loader/openUpload';
+import { OVERLAY_RULES } from './loader/overlayRules';
+import * as overlay from './loader/overlay';
+import { openPopup } from './loader/popup';
 
 // Types only, named one by one: `export type *` made the bundled index.d.ts declare the option
 // lists (WIDGET_LANGUAGES, HANDLERS, …) as values the JS does not have (test/package.exports.test.ts).
@@ -12,16 +16,27 @@ export type {
   PageOption,
   PopupUploadConfig,
   UploadErrorInfo,
+  UploadEndKind,
   UploadEventHandlers,
   UploadFailureInfo,
   UploadFailureReason,
+  UploadProcessedInfo,
+  UploadProgressInfo,
+  UploadState,
+  UploadStateInfo,
   UploadSuccessInfo,
   UploadType,
+  UploadWidgetError,
   UploadWidgetHandle,
   WidgetForm,
   WidgetLanguage,
   WidgetTheme,
 } from '../shared/widgetConfig';
+
+/** Whether `done` rejected with the widget's own error: checks `name`, since `instanceof` fails across windows. */
+export function isUploadWidgetError(error: unknown): error is UploadWidgetError {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'UploadWidgetError';
+}
 
 function serviceBase(value: unknown): string {
   if (typeof value !== 'string') throw new TypeError('openUpload: `serviceUrl` is required: the service\'s base URL, e.g. "https://video.example.com"');
@@ -43,5 +58,5 @@ export function openUpload(config: ModuleUploadConfig): UploadWidgetHandle {
   if (typeof config !== 'object' || config === null) throw new TypeError('openUpload: expected a configuration object');
   const { serviceUrl, form = 'popup', ...widgetConfig } = config;
   if (!WIDGET_FORMS.includes(form)) throw new RangeError(`openUpload: \`form\` must be "popup" or "overlay", got ${JSON.stringify(form)}`);
-  return openWidget(widgetConfig, { serviceBase: serviceBase(serviceUrl), form });
+  return openWidget(widgetConfig, { serviceBase: serviceBase(serviceUrl), form, popup: openPopup, overlay: overlay.openOverlay, overlayRules: OVERLAY_RULES, part: (name) => Promise.resolve({ overlay, errorPage }[name]) });
 }

@@ -2,9 +2,20 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hostMessage, pageMessage, type PageMessage, type WithoutEnvelope } from '../../shared/messages';
 import { UPLOAD_PAGE_PATH } from '../../shared/uploadPage';
-import { openWidget } from './openUpload';
+import * as errorPage from './errorPage';
+import { openWidget, type WidgetTarget } from './openUpload';
+import * as overlay from './overlay';
+import { OVERLAY_RULES } from './overlayRules';
+import { openPopup } from './popup';
 
 const SERVICE = 'http://service.test';
+/** Every part at hand, as the npm module has them; the script loaders' own are tested in e2e. */
+const PARTS: Omit<WidgetTarget, 'serviceBase' | 'form'> = {
+  popup: openPopup,
+  overlay: overlay.openOverlay,
+  overlayRules: OVERLAY_RULES,
+  part: (name) => Promise.resolve({ overlay, errorPage }[name]),
+};
 const AUTH = { appId: 'app-a', timestamp: '1700000000', token: '0123456789abcdef0123456789abcdef', videoId: 'v-1' };
 
 /**
@@ -49,7 +60,7 @@ function handlers() {
 
 describe('overlay form', () => {
   it('opens the upload page in an iframe with the signed values, a channel and the host origin', () => {
-    openWidget({ ...AUTH, uploadType: 'silverlight', lang: 'zh-CN' }, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget({ ...AUTH, uploadType: 'silverlight', lang: 'zh-CN' }, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     const { frame, query } = overlayParts();
     expect(frame.src.startsWith(`${SERVICE}${UPLOAD_PAGE_PATH}?`)).toBe(true);
     expect(Object.fromEntries(query)).toMatchObject({ ...AUTH, uploadType: 'silverlight', needHandleSepcial: 'false', lang: 'zh-CN', origin: location.origin, form: 'overlay' });
@@ -58,16 +69,16 @@ describe('overlay form', () => {
   });
 
   it('is placed by left and top, and centred without them', () => {
-    openWidget({ ...AUTH, left: '120px', top: '10%' }, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget({ ...AUTH, left: '120px', top: '10%' }, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     const placed = shadowRoots[0]!.querySelector<HTMLElement>('[role="dialog"]')!;
     expect([placed.style.left, placed.style.top, placed.style.transform]).toEqual(['120px', '10%', 'translate(0,0)']);
-    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     const centred = shadowRoots[1]!.querySelector<HTMLElement>('[role="dialog"]')!;
     expect([centred.style.left, centred.style.top, centred.style.transform]).toEqual(['50%', '50%', 'translate(-50%,-50%)']);
   });
 
   it('holds its own styles against the host page', () => {
-    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     const host = document.body.lastElementChild as HTMLElement;
     expect(host.style.getPropertyValue('position')).toBe('fixed');
     expect(host.style.getPropertyPriority('position')).toBe('important');
@@ -77,7 +88,7 @@ describe('overlay form', () => {
   it('closes on Escape, reports the close once, and leaves nothing behind', () => {
     const before = document.body.innerHTML;
     const on = handlers();
-    openWidget({ ...AUTH, ...on }, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget({ ...AUTH, ...on }, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     expect(document.body.innerHTML).not.toBe(before);
 
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
@@ -91,7 +102,7 @@ describe('overlay form', () => {
   it('closes by its button and gives focus back', () => {
     const opener = document.body.appendChild(document.createElement('button'));
     opener.focus();
-    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     expect(document.activeElement).not.toBe(opener);
     overlayParts().closeButton.click();
     expect(document.querySelector('open-upload-overlay')).toBeNull();
@@ -100,15 +111,15 @@ describe('overlay form', () => {
 
   it('keeps focus inside while open', () => {
     const outside = document.body.appendChild(document.createElement('input'));
-    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     const { root, closeButton } = overlayParts();
     outside.focus();
     expect(root.activeElement).toBe(closeButton);
   });
 
   it('lets two open layers live side by side without fighting over focus', () => {
-    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
-    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     overlayParts().closeButton.focus();
     expect(document.querySelectorAll('open-upload-overlay')).toHaveLength(2);
   });
@@ -131,7 +142,7 @@ function fakePopup() {
 function openPopupWidget(config: object) {
   const popup = fakePopup();
   const open = vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
-  const handle = openWidget({ ...AUTH, ...config }, { serviceBase: SERVICE, form: 'popup' });
+  const handle = openWidget({ ...AUTH, ...config }, { serviceBase: SERVICE, form: 'popup', ...PARTS });
   const [url, target, features] = open.mock.calls[0]!;
   const page = popup as unknown as Window;
   return { popup, page, handle, url: String(url), target, features, channel: url ? new URL(String(url)).searchParams.get('channel')! : '' };
@@ -189,11 +200,15 @@ describe('page events', () => {
   });
 });
 
+/** The error page is written once its part has come (here at once, bundled). */
+const settled = () => new Promise((resolve) => setTimeout(resolve));
+
 describe('configuration errors the loader sees itself', () => {
-  it('show the error page in a blank window without loading anything, and report the failure', async () => {
+  it('show the error page in a blank window without loading the upload page, and report the failure', async () => {
     const on = handlers();
     const { popup, url } = openPopupWidget({ appId: '', ...on });
     expect(url).toBe('');
+    await settled();
     const lines = [...popup.document.body.querySelectorAll('h1, p, button')].map((node) => node.textContent);
     expect(lines).toEqual([
       'The upload cannot start',
@@ -207,22 +222,127 @@ describe('configuration errors the loader sees itself', () => {
     expect(on.onFailure).toHaveBeenCalledExactlyOnceWith({ videoId: 'v-1', reason: 'validation', code: '101', message: 'Missing Parameter: appId' });
   });
 
-  it('speak the configured language, even when another option is wrong', () => {
+  it('speak the configured language, even when another option is wrong', async () => {
     const { popup } = openPopupWidget({ token: 5, lang: 'zh-TW' });
+    await settled();
     expect(popup.document.documentElement.lang).toBe('zh-TW');
     expect(popup.document.title).toBe('無法開始上傳');
     expect(popup.document.querySelector('h1')!.textContent).toBe('無法開始上傳');
   });
 
-  it('escape what they echo', () => {
+  it('escape what they echo', async () => {
     const { popup } = openPopupWidget({ uploadType: '<img src=x onerror=alert(1)>' });
+    await settled();
     expect(popup.document.body.querySelector('img')).toBeNull();
     expect(popup.document.body.textContent).toContain('got "<img src=x onerror=alert(1)>"');
   });
 
   it('leave the overlay without a page address', () => {
-    openWidget({ ...AUTH, timestamp: 17 }, { serviceBase: SERVICE, form: 'overlay' });
+    openWidget({ ...AUTH, timestamp: 17 }, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     expect(shadowRoots[0]!.querySelector('iframe')!.hasAttribute('src')).toBe(false);
+  });
+});
+
+describe('events and done', () => {
+  const PROGRESS = { type: 'progress', info: { bytesUploaded: 5, bytesTotal: 10 } } as const;
+  const STATE = { type: 'state', info: { state: 'paused' } } as const;
+  const PROCESSED = { type: 'processed', info: { videoId: 'v-1', status: 1 } } as const;
+  const events = () => ({ onProgress: vi.fn(), onStateChange: vi.fn(), onProcessed: vi.fn() });
+  /** What `done` settled with, once it has. */
+  const outcome = (done: Promise<unknown>) =>
+    done.then(
+      (value) => ({ resolved: value }),
+      (error: unknown) => ({ rejected: error }),
+    );
+
+  it('relays progress, state changes and processing outcomes from the page, and nothing once closed', () => {
+    const on = events();
+    const { page, channel, handle } = openPopupWidget(on);
+    fromPage(page, PROGRESS, channel);
+    fromPage(page, STATE, channel);
+    fromPage(page, PROCESSED, channel);
+    fromPage(window, PROGRESS, channel);
+    fromPage(page, PROGRESS, channel, 'http://evil.test');
+    expect(on.onProgress).toHaveBeenCalledExactlyOnceWith({ bytesUploaded: 5, bytesTotal: 10 });
+    expect(on.onStateChange).toHaveBeenCalledExactlyOnceWith({ state: 'paused' });
+    expect(on.onProcessed).toHaveBeenCalledExactlyOnceWith({ videoId: 'v-1', status: 1 });
+
+    handle.close();
+    fromPage(page, PROGRESS, channel);
+    fromPage(page, STATE, channel);
+    fromPage(page, PROCESSED, channel);
+    expect(on.onProgress).toHaveBeenCalledOnce();
+    expect(on.onStateChange).toHaveBeenCalledOnce();
+    expect(on.onProcessed).toHaveBeenCalledOnce();
+  });
+
+  it('refuses an event handler that is not a function', () => {
+    expect(() => openWidget({ ...AUTH, onProgress: 'log' }, { serviceBase: SERVICE, form: 'overlay', ...PARTS })).toThrow(
+      new TypeError('openUpload: `onProgress` must be a function, got "log"'),
+    );
+  });
+
+  it('done resolves with the success info, and a later close changes nothing', async () => {
+    const { page, channel, handle } = openPopupWidget({});
+    fromPage(page, SUCCESS, channel);
+    handle.close();
+    expect(await outcome(handle.done)).toEqual({ resolved: SUCCESS.info });
+  });
+
+  it('done rejects with kind closed when closed with no problem', async () => {
+    const { handle } = openPopupWidget({});
+    handle.close();
+    const { rejected } = (await outcome(handle.done)) as { rejected: Error };
+    expect(rejected).toBeInstanceOf(Error);
+    expect(rejected).toMatchObject({ name: 'UploadWidgetError', kind: 'closed', code: undefined, videoId: 'v-1', message: 'Closed before a file was uploaded.' });
+  });
+
+  it('done rejects with kind failure and the code at once when the service refuses the configuration', async () => {
+    const { page, channel, handle } = openPopupWidget({});
+    fromPage(page, { type: 'failure', info: { videoId: 'v-1', reason: 'validation', code: '104', message: 'App SecretKey Error' } }, channel);
+    expect(await outcome(handle.done)).toEqual({ rejected: expect.objectContaining({ name: 'UploadWidgetError', kind: 'failure', code: '104', message: 'App SecretKey Error' }) });
+  });
+
+  it('done rejects with kind failure and the code when the loader refuses the configuration', async () => {
+    const { handle } = openPopupWidget({ appId: '' });
+    expect(await outcome(handle.done)).toEqual({ rejected: expect.objectContaining({ kind: 'failure', code: '101', message: 'Missing Parameter: appId' }) });
+  });
+
+  it('done waits after a refused upload (another file may follow), and closing then rejects with that failure', async () => {
+    const { page, channel, handle } = openPopupWidget({});
+    fromPage(page, { type: 'failure', info: { videoId: 'v-1', reason: 'server', code: '116', message: 'Too many' } }, channel);
+    const settled = vi.fn();
+    handle.done.then(settled, settled);
+    await Promise.resolve();
+    expect(settled).not.toHaveBeenCalled();
+    handle.close();
+    expect(await outcome(handle.done)).toEqual({ rejected: expect.objectContaining({ kind: 'failure', code: '116' }) });
+  });
+
+  it('done rejects with kind error when closed during a network outage, and closed once bytes moved again', async () => {
+    const outage = { type: 'error', info: { videoId: 'v-1', reason: 'network', message: 'lost' } } as const;
+    const first = openPopupWidget({});
+    fromPage(first.page, outage, first.channel);
+    first.handle.close();
+    expect(await outcome(first.handle.done)).toEqual({ rejected: expect.objectContaining({ kind: 'error', message: 'lost' }) });
+
+    const second = openPopupWidget({});
+    fromPage(second.page, outage, second.channel);
+    fromPage(second.page, PROGRESS, second.channel);
+    second.handle.close();
+    expect(await outcome(second.handle.done)).toEqual({ rejected: expect.objectContaining({ kind: 'closed' }) });
+  });
+
+  it('a rejected done nobody awaits is no unhandled rejection', async () => {
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      openPopupWidget({}).handle.close();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
   });
 });
 
@@ -237,7 +357,7 @@ describe('popup form', () => {
 
   it('falls back to the overlay when the popup is blocked', () => {
     vi.spyOn(window, 'open').mockReturnValue(null);
-    openWidget(AUTH, { serviceBase: SERVICE, form: 'popup' });
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'popup', ...PARTS });
     expect(overlayParts().query.get('form')).toBe('overlay');
   });
 

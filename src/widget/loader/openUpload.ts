@@ -1,17 +1,40 @@
-import type { UploadWidgetHandle, WidgetForm } from '../../shared/widgetConfig';
-import { writeErrorPage } from './errorPage';
-import { linkToPage } from './messaging';
-import { openOverlay } from './overlay';
+import type { UploadEndKind, UploadSuccessInfo, UploadWidgetError, UploadWidgetHandle, WidgetForm } from '../../shared/widgetConfig';
+import type { Container } from './container';
+import type * as ErrorPage from './errorPage';
+import { linkToPage, type PageLink } from './messaging';
+import type * as Overlay from './overlay';
+import type { openOverlay } from './overlay';
 import { uploadPageUrl } from '../../shared/uploadPage';
 import { randomChannel } from './pageUrl';
-import { openPopup } from './popup';
+import type { openPopup } from './popup';
 import { loaderTexts } from './texts';
-import { checkConfig, RULES } from './validateConfig';
+import { checkConfig, RULES, type OverlayRules } from './validateConfig';
+
+/**
+ * The parts of the loader that not every open needs, each its own ES module beside the loaders
+ * (dist/Scripts/UploadWidget/<name>.js): the overlay (every overlay open, and the popup's
+ * fallback when a blocker refuses the window) and the error page (a refused configuration).
+ */
+interface LoaderParts {
+  overlay: typeof Overlay;
+  errorPage: typeof ErrorPage;
+}
 
 export interface WidgetTarget {
   /** The service's base URL, no trailing slash. */
   serviceBase: string;
   form: WidgetForm;
+  /**
+   * A part the loader needs only sometimes: the script loaders import it from the service when
+   * needed, so their bytes stay within budget; the npm module hands over its bundled copy.
+   */
+  part: <K extends keyof LoaderParts>(name: K) => Promise<LoaderParts[K]>;
+  /** The checks of the overlay's options, in the builds that take them (the overlay form). */
+  overlayRules?: OverlayRules | undefined;
+  /** The popup, in the builds that open it (the popup form). */
+  popup?: typeof openPopup | undefined;
+  /** The overlay, when this build carries it: opened at once; without it, the overlay part is imported when needed. */
+  overlay?: typeof openOverlay | undefined;
 }
 
 /** One throwing handler must not break the widget or the other handlers. */
@@ -30,7 +53,7 @@ function emit<T>(handler: ((info: T) => void) | undefined, info: T): void {
  * so calling it from a click keeps the popup allowed.
  */
 export function openWidget(raw: unknown, target: WidgetTarget, win: Window = window): UploadWidgetHandle {
-  const check = checkConfig(raw, target.form);
+  const check = checkConfig(raw, target.form, target.overlayRules);
   const { handlers, videoId } = check;
   const config = check.ok ? check.config : undefined;
   // checkConfig has thrown unless `raw` is an object.
@@ -43,54 +66,103 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   let succeeded = false;
   // The page reports whether bytes are moving; × or Escape then asks inside the page first.
   let busy = false;
+  // Both unset while the overlay is still coming from the service.
+  let container: Container | undefined;
+  let link: PageLink | undefined;
+
+  let resolveDone!: (info: UploadSuccessInfo) => void;
+  let rejectDone!: (reason: UploadWidgetError) => void;
+  const done = new Promise<UploadSuccessInfo>((resolve, reject) => {
+    resolveDone = resolve;
+    rejectDone = reject;
+  });
+  // A host page that never looks at `done` must not get an unhandled rejection in its console.
+  done.catch(() => {});
+  // The problem the widget ends with if it closes without a success: the last one reported that
+  // no upload has overcome since (progress clears it).
+  let problem: [kind: UploadEndKind, message: string, code?: string] = ['closed', texts.closed];
+  const end = () => {
+    const [kind, message, code] = problem;
+    rejectDone(Object.assign(new Error(message), { name: 'UploadWidgetError' as const, kind, code, videoId }));
+  };
 
   // A close ends the widget: later messages are not heard, and without a success it is a failure.
   const close = () => {
     if (closed) return;
     closed = true;
-    link.stop();
-    container.remove();
-    if (!succeeded) emit(handlers.onFailure, { videoId, reason: 'closed', message: texts.closed });
+    link?.stop();
+    container?.remove();
+    if (succeeded) return;
+    emit(handlers.onFailure, { videoId, reason: 'closed', message: texts.closed });
+    end();
   };
   // × or Escape while bytes move: the page asks, and answers with `close` if the person confirms.
-  const requestClose = (now?: boolean) => (busy && !now ? link.tell('askClose') : close());
+  const requestClose = (now?: boolean) => (busy && !now ? link?.tell('askClose') : close());
+
+  const start = (opened: Container) => {
+    // Closed from code while the overlay was loading: it never shows.
+    if (closed) return opened.remove();
+    container = opened;
+    link = linkToPage(opened, new URL(target.serviceBase).origin, channel, (message) => {
+      switch (message.type) {
+        case 'success':
+          if (succeeded) return;
+          succeeded = true;
+          emit(handlers.onSuccess, message.info);
+          resolveDone(message.info);
+          return;
+        case 'failure':
+          problem = ['failure', message.info.message, message.info.code];
+          emit(handlers.onFailure, message.info);
+          // The service refused the configuration: nothing can be uploaded in this open.
+          if (message.info.reason === 'validation') end();
+          return;
+        case 'error':
+          problem = ['error', message.info.message];
+          emit(handlers.onError, message.info);
+          return;
+        case 'progress':
+          problem = ['closed', texts.closed];
+          emit(handlers.onProgress, message.info);
+          return;
+        case 'state':
+          emit(handlers.onStateChange, message.info);
+          return;
+        case 'processed':
+          emit(handlers.onProcessed, message.info);
+          return;
+        case 'uploading':
+          busy = message.busy;
+          return;
+        // 'ready' needs nothing from the loader.
+        case 'close':
+          close();
+      }
+    });
+    const doc = opened.page()?.document;
+    if (!check.ok && doc) void target.part('errorPage').then(({ writeErrorPage }) => writeErrorPage(doc, check.problem.code, check.problem.message, texts.lang));
+  };
 
   // The popup form has no layout options: its fallback layer is centred and covers the reachable top.
   const layout = target.form === 'overlay' ? config : undefined;
-  const container =
-    (target.form === 'popup' && openPopup(win, pageUrl(win, 'popup'), close)) ||
-    // Blocked (or asked for): the overlay needs no permission, so the user still gets the uploader.
-    openOverlay(win, layout?.isTop ?? true, layout ?? {}, texts, (host) => pageUrl(host, 'overlay'), requestClose);
-
-  const link = linkToPage(container, new URL(target.serviceBase).origin, channel, (message) => {
-    switch (message.type) {
-      case 'success':
-        if (succeeded) return;
-        succeeded = true;
-        emit(handlers.onSuccess, message.info);
-        return;
-      case 'failure':
-        emit(handlers.onFailure, message.info);
-        return;
-      case 'error':
-        emit(handlers.onError, message.info);
-        return;
-      case 'uploading':
-        busy = message.busy;
-        return;
-      // 'ready' needs nothing from the loader.
-      case 'close':
-        close();
-    }
-  });
+  const openLayer = (open: typeof openOverlay) =>
+    start(open(win, layout?.isTop ?? true, layout ?? {}, texts, (host) => pageUrl(host, 'overlay'), requestClose));
+  const popup = target.form === 'popup' && target.popup?.(win, pageUrl(win, 'popup'), close);
+  if (popup) start(popup);
+  else if (target.overlay) openLayer(target.overlay);
+  // Blocked: the overlay needs no permission, so the user still gets the uploader. Should its code
+  // not arrive, the widget ends as closed: the page has no other way to learn that nothing opened.
+  else target.part('overlay').then(({ openOverlay }) => openLayer(openOverlay), close);
 
   if (!check.ok) {
     const { code, message } = check.problem;
-    const doc = container.page()?.document;
-    if (doc) writeErrorPage(doc, code, message, texts);
+    problem = ['failure', message, code];
     // After returning, so a handler may already use the handle.
-    queueMicrotask(() => emit(handlers.onFailure, { videoId, reason: 'validation', code, message }));
+    queueMicrotask(() => {
+      emit(handlers.onFailure, { videoId, reason: 'validation', code, message });
+      end();
+    });
   }
 
-  return { close };
+  return { close, done };
 }

@@ -1,27 +1,21 @@
 import { languageOf, WIDGET_LANGUAGES, type WidgetLanguage } from '../../shared/widgetConfig';
 
-/** The few words the loader itself shows or reports; the uploader page carries the rest. */
+/** The few words the loader itself shows or reports; the uploader page carries the rest, the error page its own (errorPage.ts). */
 const TEXTS = {
   en: {
     dialog: 'Upload video',
     close: 'Close',
     closed: 'Closed before a file was uploaded.',
-    errorHeading: 'The upload cannot start',
-    errorAdvice: 'The site owner can fix this setting.',
   },
   'zh-CN': {
     dialog: '上传视频',
     close: '关闭',
     closed: '窗口已关闭，未上传文件。',
-    errorHeading: '无法开始上传',
-    errorAdvice: '请网站管理员修正设置。',
   },
   'zh-TW': {
     dialog: '上傳影片',
     close: '關閉',
     closed: '視窗已關閉，未上傳檔案。',
-    errorHeading: '無法開始上傳',
-    errorAdvice: '請網站管理員修正設定。',
   },
 } as const satisfies Record<WidgetLanguage, Record<string, string>>;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PAGE_OPTIONS } from '../../shared/widgetConfig';
+import { OVERLAY_RULES } from './overlayRules';
 import { checkConfig, RULES } from './validateConfig';
 
 const AUTH = { appId: 'app-a', timestamp: '1700000000', token: '0123456789abcdef0123456789abcdef', videoId: 'v-1' };
@@ -25,7 +26,7 @@ describe('checkConfig: programmer errors throw', () => {
   });
 
   it('refuses a handler that is not a function', () => {
-    expect(() => checkConfig({ ...AUTH, onSuccess: 'done()' }, 'overlay')).toThrow(new TypeError('openUpload: `onSuccess` must be a function, got "done()"'));
+    expect(() => checkConfig({ ...AUTH, onSuccess: 'done()' }, 'overlay', OVERLAY_RULES)).toThrow(new TypeError('openUpload: `onSuccess` must be a function, got "done()"'));
   });
 });
 
@@ -46,7 +47,7 @@ describe('checkConfig: parameter problems become the error page', () => {
     [{ ...AUTH, top: '-5px' }, '106', 'Invalid Parameter: top must be a CSS length such as "120px" or "10%", got "-5px"'],
     [{ ...AUTH, top: 'calc(1px)' }, '106', 'Invalid Parameter: top must be a CSS length such as "120px" or "10%", got "calc(1px)"'],
   ])('%j gives %s', (raw, code, message) => {
-    const check = checkConfig(raw, 'overlay');
+    const check = checkConfig(raw, 'overlay', OVERLAY_RULES);
     expect(check).toMatchObject({ ok: false, problem: { code, message } });
   });
 
@@ -71,7 +72,7 @@ describe('checkConfig: valid configurations', () => {
 
   it('takes every option of the overlay form', () => {
     const look = { theme: 'dark', accentColor: '#0f766e', radius: '4px' };
-    const check = checkConfig({ ...AUTH, uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', ...look, left: ' 10% ', top: '0', isTop: false }, 'overlay');
+    const check = checkConfig({ ...AUTH, uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', ...look, left: ' 10% ', top: '0', isTop: false }, 'overlay', OVERLAY_RULES);
     expect(check).toMatchObject({ ok: true, config: { uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', ...look, left: '10%', top: '0', isTop: false } });
   });
 
@@ -83,7 +84,7 @@ describe('checkConfig: valid configurations', () => {
   });
 
   it.each(['120px', '10%', '2.5em', '.5rem', '30vh', '0'])('accepts the CSS length %s', (left) => {
-    expect(checkConfig({ ...AUTH, left }, 'overlay').ok).toBe(true);
+    expect(checkConfig({ ...AUTH, left }, 'overlay', OVERLAY_RULES).ok).toBe(true);
   });
 });
 

@@ -2,7 +2,6 @@ import {
   HANDLERS,
   OVERLAY_OPTIONS,
   UPLOAD_TYPES,
-  VALUE_SHAPES,
   WIDGET_LANGUAGES,
   type PageOption,
   type UploadEventHandlers,
@@ -41,14 +40,12 @@ export type ConfigCheck = {
   videoId: string;
 } & ({ ok: true; config: ResolvedConfig } | { ok: false; problem: ConfigProblem });
 
-type Rule = [valid: (value: unknown) => boolean, expected: string];
+export type Rule = [valid: (value: unknown) => boolean, expected: string];
 
 const typeIs = (type: string) => (value: unknown) => typeof value === type;
 const oneOf = (values: readonly string[]): Rule => [(value) => values.includes(value as string), values.map((value) => `"${value}"`).join(' or ')];
 const STRING: Rule = [typeIs('string'), 'a string'];
-const BOOLEAN: Rule = [typeIs('boolean'), 'true or false'];
-const shaped = ([pattern, expected]: readonly [RegExp, string]): Rule => [(value) => typeof value === 'string' && pattern.test(value.trim()), expected];
-const LENGTH = shaped(VALUE_SHAPES.length);
+export const BOOLEAN: Rule = [typeIs('boolean'), 'true or false'];
 
 /**
  * The options the service checks too, in PAGE_OPTIONS order (the first problem is the one the
@@ -69,15 +66,8 @@ export const RULES: Record<PageOption, Rule> = {
   radius: STRING,
 };
 
-/**
- * Options of the overlay form only; the service never sees them, so they are checked last. Kept
- * apart so the popup loader, which refuses them, does not carry their checks.
- */
-const OVERLAY_RULES: Record<(typeof OVERLAY_OPTIONS)[number], Rule> = {
-  isTop: BOOLEAN,
-  left: LENGTH,
-  top: LENGTH,
-};
+/** The checks of the overlay-only options (overlayRules.ts), given by the builds that open the overlay. */
+export type OverlayRules = Record<(typeof OVERLAY_OPTIONS)[number], Rule>;
 
 /** `left`/`top` absent mean centred, `lang` absent means the browser's language; the look's absent options are the uploader's own. */
 const DEFAULTS: Omit<ResolvedConfig, 'appId' | 'timestamp' | 'token' | 'videoId'> = {
@@ -107,7 +97,7 @@ const fail = (message: string) => new TypeError(`openUpload: ${message}`);
  * to tell. Problems with the spec's parameters are returned instead, to be shown as the same
  * `ErrorCode : <code>, ErrorMessage : <message>` page the service shows, without a request.
  */
-export function checkConfig(raw: unknown, form: WidgetForm): ConfigCheck {
+export function checkConfig(raw: unknown, form: WidgetForm, overlayRules?: OverlayRules): ConfigCheck {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw fail(`expected a configuration object, got ${describe(raw)}`);
   const options = raw as Record<string, unknown>;
 
@@ -127,7 +117,8 @@ export function checkConfig(raw: unknown, form: WidgetForm): ConfigCheck {
   // Codes and wording as the service's for the same failure (src/server/errors.ts, http/params.ts).
   const problem = (code: ConfigProblem['code'], message: string): ConfigCheck => ({ ok: false, problem: { code, message }, handlers, videoId });
   const config: Record<string, unknown> = { ...DEFAULTS };
-  const rules = form === 'overlay' ? { ...RULES, ...OVERLAY_RULES } : RULES;
+  // The overlay's options are checked last: the service never sees them.
+  const rules = form === 'overlay' ? { ...RULES, ...overlayRules } : RULES;
   for (const key in rules) {
     const value = options[key];
     const trimmed = typeof value === 'string' ? value.trim() : value;

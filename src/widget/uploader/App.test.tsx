@@ -182,12 +182,18 @@ describe('uploader: uploading', () => {
     expect(running.pause).toHaveBeenCalledOnce();
     expect(screen.getByRole('status').textContent).toBe('Paused: “clip.mp4”');
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('40');
-    expect(posted.at(-1)).toEqual({ type: 'uploading', busy: false });
+    expect(posted.slice(-2)).toEqual([
+      { type: 'uploading', busy: false },
+      { type: 'state', info: { state: 'paused' } },
+    ]);
 
     fireEvent.click(screen.getByRole('button', { name: 'Resume' }));
     expect(running.resume).toHaveBeenCalledOnce();
     expect(screen.getByRole('button', { name: 'Pause' })).toBeTruthy();
-    expect(posted.at(-1)).toEqual({ type: 'uploading', busy: true });
+    expect(posted.slice(-2)).toEqual([
+      { type: 'uploading', busy: true },
+      { type: 'state', info: { state: 'resumed' } },
+    ]);
   });
 
   it('cancels back to the file choice', async () => {
@@ -473,6 +479,61 @@ describe('uploader: the kept file handle (popup form)', () => {
   });
 });
 
+describe('uploader: events for the host page', () => {
+  const ofType = (posted: WithoutEnvelope<PageMessage>[], ...types: PageMessage['type'][]) => posted.filter((message) => types.includes(message.type));
+
+  it('reports progress at most every 100 ms with the latest figure, then the last one and finishing', async () => {
+    const { upload, posted } = setup();
+    choose(video('clip.mp4', 1000));
+    const running = await upload();
+    act(() => {
+      for (const sent of [100, 200, 300, 400]) running.listeners.onProgress(sent, 1000);
+    });
+    // The first at once, the others wait for the period's end, and only the latest of them goes.
+    expect(ofType(posted, 'progress')).toEqual([{ type: 'progress', info: { bytesUploaded: 100, bytesTotal: 1000 } }]);
+    await waitFor(() => expect(ofType(posted, 'progress')).toHaveLength(2));
+    expect(ofType(posted, 'progress')[1]).toEqual({ type: 'progress', info: { bytesUploaded: 400, bytesTotal: 1000 } });
+    act(() => {
+      running.listeners.onProgress(900, 1000);
+      running.listeners.onProgress(1000, 1000);
+    });
+    // All sent: the last figure is not held back, and finishing comes after it, once.
+    expect(ofType(posted, 'progress', 'state').slice(-2)).toEqual([
+      { type: 'progress', info: { bytesUploaded: 1000, bytesTotal: 1000 } },
+      { type: 'state', info: { state: 'finishing' } },
+    ]);
+    const before = posted.length;
+    act(() => running.listeners.onProgress(1000, 1000));
+    expect(posted).toHaveLength(before);
+  });
+
+  it('says whether a network failure waits for the browser to be online or retries by itself', async () => {
+    const { upload, posted } = setup();
+    choose(video());
+    const running = await upload();
+    act(() => running.listeners.onNetworkError(300));
+    const offline = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    act(() => running.listeners.onNetworkError(300));
+    offline.mockRestore();
+    expect(ofType(posted, 'state').map((message) => message.type === 'state' && message.info.state)).toEqual(['retrying', 'resumed', 'offline']);
+  });
+
+  it.each([
+    [1, 'Processing is done: the video is ready to play.'],
+    [4, 'Processing failed. The site owner can see why.'],
+    [7, 'Processing failed. The site owner can see why.'],
+  ] as const)('tells the host once when processing reaches %i', async (status, text) => {
+    const { upload, posted } = setup({}, { statuses: [5, status] });
+    choose(video());
+    const running = await upload();
+    act(() => running.listeners.onSuccess());
+    await screen.findByText(text);
+    await new Promise((wait) => setTimeout(wait, 30));
+    expect(ofType(posted, 'processed')).toEqual([{ type: 'processed', info: { videoId: 'video-1', status } }]);
+  });
+});
+
 describe('uploader: after the upload', () => {
   it('follows processing with the ticket until the video is ready, then stops asking', async () => {
     const { upload, processingStatus } = setup({}, { statuses: [5, undefined, 6, 1] });
@@ -561,7 +622,7 @@ describe('uploader: overlay keys', () => {
     fireEvent.keyDown(window, { key: 'Escape' });
     fireEvent.click(screen.getByRole('button', { name: 'Stop and close' }));
     expect(running.pause).toHaveBeenCalledOnce();
-    expect(posted.slice(-2)).toEqual([{ type: 'uploading', busy: false }, { type: 'close' }]);
+    expect(posted.slice(-3)).toEqual([{ type: 'uploading', busy: false }, { type: 'state', info: { state: 'paused' } }, { type: 'close' }]);
   });
 
   it('asks when the host reports × or Escape mid-upload, and closes at once when nothing moves', async () => {

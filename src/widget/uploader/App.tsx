@@ -1,6 +1,7 @@
 import type { Ref } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ResumeState, UploadPageBoot } from '../../shared/uploadPage';
+import { PROCESSED_STATUSES, type UploadProgressInfo } from '../../shared/widgetConfig';
 import { discardUpload } from './discardUpload';
 import { browserHandleStore, type FileHandle, type HandleStore } from './fileHandles';
 import { FilePicker } from './FilePicker';
@@ -14,6 +15,7 @@ import { fetchProcessingStatus } from './processingStatus';
 import { ProgressPanel } from './ProgressPanel';
 import type { previewVideo } from './videoPreview';
 import { SpeedMeter } from './speedMeter';
+import { throttle } from './throttle';
 import { sniffVideoContainer } from './videoSignature';
 import type { StartUpload, UploadControl } from './uploadCore';
 import { VideoStatus } from '../../shared/videoStatus';
@@ -39,8 +41,10 @@ export interface AppProps {
   handles?: HandleStore | undefined;
 }
 
-/** Processing has ended: 1 ready to play, 7 failed. */
-const FINAL_STATUSES = [1, 7];
+/** Processing has ended: 1 ready to play, 4 or 7 failed. */
+const FINAL_STATUSES: readonly number[] = PROCESSED_STATUSES;
+/** The host's `onProgress` at most 10 times a second. */
+const PROGRESS_PERIOD_MS = 100;
 
 type Phase =
   | { kind: 'idle' }
@@ -87,6 +91,7 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
   // The safe answer of an open question (keep uploading, keep the stored bytes) takes focus.
   const safeAnswer = useRef<HTMLButtonElement>(null);
   const firstRender = useRef(true);
+  const progress = useMemo(() => throttle((info: UploadProgressInfo) => host.post({ type: 'progress', info }), PROGRESS_PERIOD_MS), [host]);
 
   // Closing while bytes move asks first; otherwise the loader closes at once.
   const askOrClose = () => {
@@ -191,6 +196,8 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
     else void handles?.forget(boot.videoId);
     const current = ++generation.current;
     const live = () => current === generation.current;
+    // The transport may report the whole size more than once (the last chunk, then its reply).
+    let finishing = false;
     meter.reset();
     setPhase({ kind: 'uploading', file, sent: resume?.offset ?? 0 });
     host.post({ type: 'uploading', busy: true });
@@ -205,6 +212,15 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
           outageReported.current = false;
           meter.add(now(), sent);
           setPhase((p) => (p.kind === 'uploading' ? { ...p, sent } : p));
+          // Once every byte is sent, repeats of the whole size are no news to the host.
+          if (finishing) return;
+          progress.push({ bytesUploaded: sent, bytesTotal: file.size });
+          // Every byte sent: the service completes the file; the last figure goes out before this.
+          if (sent === file.size) {
+            finishing = true;
+            progress.flush();
+            host.post({ type: 'state', info: { state: 'finishing' } });
+          }
         },
         onSuccess() {
           if (!live()) return;
@@ -229,6 +245,8 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
           setPhase((p) => (p.kind === 'uploading' ? { ...p, kind: 'failed', sent: bytesUploaded } : p));
           setNotice({ tone: 'error', text: t.networkError });
           host.post({ type: 'uploading', busy: false });
+          // Either way it goes on by itself (the effect on the failed phase below).
+          host.post({ type: 'state', info: { state: navigator.onLine === false ? 'offline' : 'retrying' } });
           if (outageReported.current) return;
           outageReported.current = true;
           host.post({ type: 'error', info: { ...fileInfo(file), reason: 'network', message: t.networkError, bytesUploaded } });
@@ -242,12 +260,14 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
     meter.reset();
     setPhase((p) => (p.kind === 'uploading' ? { ...p, kind: 'paused' } : p));
     host.post({ type: 'uploading', busy: false });
+    host.post({ type: 'state', info: { state: 'paused' } });
   };
 
   const resume = () => {
     setNotice(null);
     setPhase((p) => (p.kind === 'paused' || p.kind === 'failed' ? { ...p, kind: 'uploading' } : p));
     host.post({ type: 'uploading', busy: true });
+    host.post({ type: 'state', info: { state: 'resumed' } });
     control.current?.resume();
   };
 
@@ -339,6 +359,7 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
       if (stopped) return;
       if (found !== undefined) setVideoStatus(found);
       if (found === undefined || !FINAL_STATUSES.includes(found)) timer = setTimeout(() => void ask(), statusPollMs);
+      else host.post({ type: 'processed', info: { videoId: boot.videoId, status: found as (typeof PROCESSED_STATUSES)[number] } });
     };
     void ask();
     return () => {
@@ -445,7 +466,11 @@ export function App({ boot, host, startUpload, fingerprint, now = () => performa
       {phase.kind === 'done' && (
         <>
           <p class="hint" aria-live="polite">
-            {videoStatus === VideoStatus.Normal ? t.processingReady : videoStatus === VideoStatus.TranscodingFailed ? t.processingFailed : t.processingNext}
+            {videoStatus === VideoStatus.Normal
+              ? t.processingReady
+              : videoStatus === VideoStatus.DownloadFailed || videoStatus === VideoStatus.TranscodingFailed
+                ? t.processingFailed
+                : t.processingNext}
           </p>
           <div class="actions">
             <button type="button" ref={primary} class="primary" onClick={() => host.post({ type: 'close' })}>

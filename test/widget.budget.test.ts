@@ -1,0 +1,67 @@
+/**
+ * The widget's weight budgets (issue 20), on the built files (`npm test` builds first): each
+ * loader at most 3,000 bytes at gzip -9, and a first overlay open at most 35,000 bytes on the wire:
+ * the bodies the service sends a browser that accepts brotli and gzip for the loader, its overlay
+ * part (LoaderParts in src/widget/loader/openUpload.ts), the upload page and the page's code and styles, the transport
+ * included. bench/size.ts reports the same files in detail.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASSETS_PATH } from '../src/server/widget/pages';
+import { startTestService, type TestService } from './support/service';
+import { pageQuery, registerVideo } from './uploadHelpers';
+
+const dist = resolve(import.meta.dirname, '../dist');
+const LOADERS = ['initUploadWidget.js', 'initUploadABoxWidget.js'];
+const LOADER_BUDGET = 3_000;
+const FIRST_OPEN_BUDGET = 35_000;
+
+function built(path: string): Buffer {
+  const file = resolve(dist, path);
+  if (!existsSync(file)) throw new Error(`dist/${path} is missing: run \`npm run build\` first`);
+  return readFileSync(file);
+}
+
+describe('loader weight', () => {
+  it.each(LOADERS)(`%s is at most ${LOADER_BUDGET} bytes at gzip -9`, (name) => {
+    const bytes = gzipSync(built(`Scripts/UploadWidget/${name}`), { level: 9 }).length;
+    expect(bytes, `${name}: ${bytes} bytes gzip`).toBeLessThanOrEqual(LOADER_BUDGET);
+  });
+});
+
+describe('first overlay open', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    built('Scripts/UploadWidget/initUploadABoxWidget.js');
+    service = await startTestService();
+  });
+  afterAll(() => service?.stop(true));
+
+  /** Bytes of the body as sent (Content-Length of the encoded reply; fetch hands back the decoded text). */
+  async function wireBytes(path: string): Promise<{ bytes: number; text: string }> {
+    const res = await fetch(`${service.address}${path}`, { headers: { 'Accept-Encoding': 'br, gzip' } });
+    expect(res.status, path).toBe(200);
+    const text = await res.text();
+    const length = res.headers.get('content-length');
+    return { bytes: length === null ? Buffer.byteLength(text) : Number(length), text };
+  }
+
+  it(`is at most ${FIRST_OPEN_BUDGET} bytes on the wire`, async () => {
+    const page = await wireBytes(`/UploadWidget/Upload?${pageQuery(service, await registerVideo(service))}`);
+    const assets = [...page.text.matchAll(new RegExp(`(?:src|href)="${ASSETS_PATH}/([^"]+)"`, 'g'))].map((match) => match[1]!);
+    expect(assets.some((name) => name.endsWith('.js')) && assets.some((name) => name.endsWith('.css'))).toBe(true);
+    // The transport, which the page's code imports after first paint.
+    const manifest = JSON.parse(built('upload/.vite/manifest.json').toString()) as Record<string, { file: string; isDynamicEntry?: boolean }>;
+    const transport = Object.values(manifest).filter((chunk) => chunk.isDynamicEntry).map((chunk) => chunk.file);
+    const paths = [
+      '/Scripts/UploadWidget/initUploadABoxWidget.js',
+      '/Scripts/UploadWidget/overlay.js',
+      ...[...assets, ...transport].map((name) => `${ASSETS_PATH}/${name}`),
+    ];
+    const sizes = Object.fromEntries(await Promise.all(paths.map(async (path) => [path, (await wireBytes(path)).bytes] as const)));
+    const total = page.bytes + Object.values(sizes).reduce((sum, bytes) => sum + bytes, 0);
+    expect(total, JSON.stringify({ page: page.bytes, ...sizes })).toBeLessThanOrEqual(FIRST_OPEN_BUDGET);
+  });
+});
