@@ -1,22 +1,13 @@
+import { workerContext } from './support/workerContext';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAppRegistry } from '../src/server/auth/apps';
-import { readConfig } from '../src/server/config';
 import type { ServiceContext } from '../src/server/context';
-import { silentLogger } from '../src/server/log';
-import { metricsFor } from '../src/server/operator/metrics';
 import { markProcessed } from '../src/server/processing/pipeline';
 import { ProcessingWorker, type JobRunner } from '../src/server/processing/queue';
-import { serviceOutages } from '../src/server/outages';
-import { ServiceSignals } from '../src/server/signals';
-import { openStores } from '../src/server/storage/stores';
 import { VideoStatus } from '../src/shared/videoStatus';
-import { databaseUrlFor } from './support/database';
-import { TEST_APPS } from './support/service';
 import { newVideo } from './support/videos';
-import { diskFiles } from '../src/server/media/diskFiles';
 
 // Leases on running jobs, with two workers on one database as two instances would have them.
 const LEASE_MS = 1_000;
@@ -26,20 +17,9 @@ afterEach(async () => {
 });
 
 async function contextOn(dataDir: string): Promise<ServiceContext> {
-  const stores = await openStores({ dataDir, databaseUrl: await databaseUrlFor(dataDir) });
-  cleanups.push(() => stores.close());
-  const config = readConfig({ DATA_DIR: dataDir, JOB_LEASE_MS: String(LEASE_MS) });
-  return {
-    config,
-    apps: createAppRegistry(TEST_APPS),
-    stores,
-    files: diskFiles(dataDir),
-    log: silentLogger,
-    outages: serviceOutages({ log: silentLogger, stores, files: diskFiles(dataDir), dataDir }),
-    signals: new ServiceSignals(),
-    metrics: metricsFor({ stores, config, log: silentLogger, now: Date.now }),
-    now: Date.now,
-  };
+  const context = await workerContext(dataDir, { JOB_LEASE_MS: String(LEASE_MS) });
+  cleanups.push(() => context.stores.close());
+  return context;
 }
 
 const ONE_SLOT = { concurrency: 1, appMaxRunning: 1 };

@@ -1,24 +1,17 @@
+import { workerContext } from './support/workerContext';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppRegistry } from '../src/server/auth/apps';
-import { readConfig } from '../src/server/config';
 import type { ServiceContext } from '../src/server/context';
-import { silentLogger } from '../src/server/log';
-import { diskFiles } from '../src/server/media/diskFiles';
 import { enqueueJob, markProcessed, markSourceStored } from '../src/server/processing/pipeline';
-import { metricsFor } from '../src/server/operator/metrics';
 import { MAX_JOB_ATTEMPTS, ProcessingWorker, type JobRunner } from '../src/server/processing/queue';
-import { serviceOutages } from '../src/server/outages';
-import { ServiceSignals } from '../src/server/signals';
 import type { Schema } from '../src/server/storage/schema';
-import { openStores } from '../src/server/storage/stores';
 import { VideoStatus } from '../src/shared/videoStatus';
-import { databaseUrlFor, openTestDatabase } from './support/database';
+import { openTestDatabase } from './support/database';
 import { makeTestVideo } from './support/media';
-import { startTestService, TEST_APPS, type TestService } from './support/service';
+import { startTestService, type TestService } from './support/service';
 import { placeMedia, withFilesOf } from './support/storage';
 import { newVideo } from './support/videos';
 
@@ -31,21 +24,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A service context on its own database connection, as a second process would have. */
-async function contextOn(dataDir: string): Promise<ServiceContext> {
-  const config = readConfig({ DATA_DIR: dataDir });
-  const stores = await openStores({ dataDir, databaseUrl: await databaseUrlFor(dataDir) });
-  return {
-    config,
-    apps: createAppRegistry(TEST_APPS),
-    stores,
-    files: diskFiles(dataDir),
-    log: silentLogger,
-    outages: serviceOutages({ log: silentLogger, stores, files: diskFiles(dataDir), dataDir }),
-    signals: new ServiceSignals(),
-    metrics: metricsFor({ stores, config, log: silentLogger, now: Date.now }),
-    now: Date.now,
-  };
-}
+const contextOn = (dataDir: string): Promise<ServiceContext> => workerContext(dataDir);
 
 async function insertVideo(service: ServiceContext, status: VideoStatus, sourceFile = ''): Promise<string> {
   const video = newVideo({ status });
