@@ -17,6 +17,18 @@ import { VideoStatus } from '../../shared/videoStatus';
  * transactions hold a connection, a write beside the open transaction would wait for it for ever.
  */
 
+interface JobStep {
+  waiting: VideoStatus;
+  working: VideoStatus;
+  failed: typeof VideoStatus.DownloadFailed | typeof VideoStatus.TranscodingFailed;
+}
+
+/** Each kind of job as a walk through the state table: waiting ─▶ working ─▶ (run's outcome) or failed; a retry goes failed ─▶ waiting. */
+export const JOB_STEPS: Record<JobKind, JobStep> = {
+  download: { waiting: VideoStatus.WaitingForDownload, working: VideoStatus.Downloading, failed: VideoStatus.DownloadFailed },
+  transcode: { waiting: VideoStatus.WaitingForTranscoding, working: VideoStatus.Transcoding, failed: VideoStatus.TranscodingFailed },
+};
+
 /** Statuses reported to the app's callback: the ends of processing. */
 export const CALLBACK_STATUSES: readonly VideoStatus[] = [VideoStatus.Normal, VideoStatus.DownloadFailed, VideoStatus.TranscodingFailed];
 
@@ -112,12 +124,6 @@ export async function markTranscoded(service: ServiceContext, videoId: string, r
   }
 }
 
-/** A failed step taken again: its waiting status and the job that does it. */
-const RETRIES = {
-  [VideoStatus.DownloadFailed]: { waiting: VideoStatus.WaitingForDownload, kind: 'download' },
-  [VideoStatus.TranscodingFailed]: { waiting: VideoStatus.WaitingForTranscoding, kind: 'transcode' },
-} as const satisfies Record<number, { waiting: VideoStatus; kind: JobKind }>;
-
 export type RetryOutcome = { retried: JobKind } | { refused: VideoStatus | undefined };
 
 /**
@@ -128,10 +134,9 @@ export type RetryOutcome = { retried: JobKind } | { refused: VideoStatus | undef
 export async function retryFailedStep(stores: Stores, videoId: string, now: number): Promise<RetryOutcome> {
   return stores.transaction(async (tx) => {
     const video = await tx.videos.get(videoId);
-    const status = video?.status;
-    const retry = status === VideoStatus.DownloadFailed || status === VideoStatus.TranscodingFailed ? RETRIES[status] : undefined;
-    if (!video || !retry || !(await tx.videos.transition(videoId, [video.status], retry.waiting, '', now))) return { refused: status };
-    await tx.jobs.enqueue({ videoId, appId: video.appId, kind: retry.kind }, now);
-    return { retried: retry.kind };
+    const kind = (Object.keys(JOB_STEPS) as JobKind[]).find((candidate) => JOB_STEPS[candidate].failed === video?.status);
+    if (!video || !kind || !(await tx.videos.transition(videoId, [video.status], JOB_STEPS[kind].waiting, '', now))) return { refused: video?.status };
+    await tx.jobs.enqueue({ videoId, appId: video.appId, kind }, now);
+    return { retried: kind };
   });
 }

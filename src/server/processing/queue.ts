@@ -6,7 +6,7 @@ import { type Video } from '../storage/videos';
 import { VideoStatus } from '../../shared/videoStatus';
 import { noSpaceReason } from '../outages';
 import { downloadSource } from './download';
-import { markProcessed, markSourceStored } from './pipeline';
+import { JOB_STEPS, markProcessed, markSourceStored } from './pipeline';
 import { appsAtShare, jobPools, type JobPool } from './pools';
 import { ProcessLedger } from './processLedger';
 import { removeWorkFolders, transcodeVideo } from './transcode';
@@ -14,17 +14,6 @@ import { removeWorkFolders, transcodeVideo } from './transcode';
 /** Does a job's work for a video already moved into the job's working status; ends in its next status. */
 export type JobRunner = (service: ServiceContext, video: Video, signal: AbortSignal) => Promise<void>;
 
-interface JobStep {
-  waiting: VideoStatus;
-  working: VideoStatus;
-  failed: typeof VideoStatus.DownloadFailed | typeof VideoStatus.TranscodingFailed;
-}
-
-/** Each kind of job as a walk through the state table: waiting ─▶ working ─▶ (run's outcome) or failed. */
-const JOB_STEPS: Record<JobKind, JobStep> = {
-  download: { waiting: VideoStatus.WaitingForDownload, working: VideoStatus.Downloading, failed: VideoStatus.DownloadFailed },
-  transcode: { waiting: VideoStatus.WaitingForTranscoding, working: VideoStatus.Transcoding, failed: VideoStatus.TranscodingFailed },
-};
 const JOB_KINDS = Object.keys(JOB_STEPS) as JobKind[];
 
 const DEFAULT_RUNNERS: Record<JobKind, JobRunner> = {
