@@ -6,8 +6,6 @@ import { ProcessLedger } from '../processing/processLedger';
 import type { PoolUse } from '../storage/db';
 import type { JobKind, QueueFigures } from '../storage/jobs';
 
-/** What a job's run came to, for {@link ServiceMetrics.jobDuration}. */
-export type JobOutcome = 'done' | 'failed' | 'requeued' | 'dropped' | 'lost';
 
 /** What the metrics read when scraped rather than count as things happen. */
 export interface MetricSources {

@@ -1,6 +1,5 @@
 import type { ServiceContext } from '../context';
 import { isApiError } from '../errors';
-import type { JobOutcome } from '../operator/metrics';
 import type { Job, JobKind, JobStore } from '../storage/jobs';
 import { type Video } from '../storage/videos';
 import { VideoStatus } from '../../shared/videoStatus';
@@ -10,6 +9,9 @@ import { JOB_STEPS, markProcessed, markSourceStored } from './pipeline';
 import { appsAtShare, jobPools, type JobPool } from './pools';
 import { ProcessLedger } from './processLedger';
 import { removeWorkFolders, transcodeVideo } from './transcode';
+
+/** What a job's run came to, for the job duration metric (operator/metrics.ts). */
+export type JobOutcome = 'done' | 'failed' | 'requeued' | 'dropped' | 'lost';
 
 /** Does a job's work for a video already moved into the job's working status; ends in its next status. */
 export type JobRunner = (service: ServiceContext, video: Video, signal: AbortSignal) => Promise<void>;
