@@ -2,7 +2,7 @@ import type { AppRecord } from '../auth/apps';
 import { authenticateWidget } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
-import { isOrigin } from '../http/urls';
+import { isOrigin } from '../net/urls';
 import type { Params } from '../http/params';
 import { chargeRequest } from '../quota/quotas';
 import { type Video } from '../storage/videos';
