@@ -20,8 +20,8 @@ const AUTH = { appId: 'app-a', timestamp: '1700000000', token: '0123456789abcdef
 
 /**
  * jsdom gives an iframe inside a shadow tree no window, so page messages are played through the
- * popup form (a fake window); the overlay's own behaviour is tested on its nodes. The overlay's
- * shadow root is closed; the test keeps the handle the widget gets.
+ * popup form (a fake window); the overlay's own behaviour is tested on its nodes, through the
+ * shadow roots the widget attached.
  */
 let shadowRoots: ShadowRoot[] = [];
 beforeEach(() => {
@@ -82,7 +82,12 @@ describe('overlay form', () => {
     const host = document.body.lastElementChild as HTMLElement;
     expect(host.style.getPropertyValue('position')).toBe('fixed');
     expect(host.style.getPropertyPriority('position')).toBe('important');
-    expect(host.shadowRoot).toBeNull();
+  });
+
+  it("can be reached by an integrator's browser test: an open shadow root holding the uploader's iframe", () => {
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
+    const frame = document.querySelector('open-upload-overlay')?.shadowRoot?.querySelector('iframe');
+    expect(frame?.src.startsWith(`${SERVICE}${UPLOAD_PAGE_PATH}?`)).toBe(true);
   });
 
   it('closes on Escape, reports the close once, and leaves nothing behind', () => {
