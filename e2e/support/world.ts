@@ -73,7 +73,24 @@ export interface WorldOptions {
   env?: Record<string, string>;
 }
 
+/** The world with Chromium (through Playwright), as most of the e2e tier drives it. */
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
+  const world = await startServiceWorld(options);
+  const browser = await launchBrowser();
+  return {
+    ...world,
+    browser,
+    async stop() {
+      await browser.close().catch(() => undefined);
+      await world.stop();
+    },
+  };
+}
+
+/** The service, the host pages and the callback receiver, for a browser the test drives itself (the engines tier). */
+export type ServiceWorld = Omit<World, 'browser'>;
+
+export async function startServiceWorld(options: WorldOptions = {}): Promise<ServiceWorld> {
   assertBuilt();
   const host = await startHostServer();
   const other = await startOtherOrigin();
@@ -85,14 +102,12 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const logged: string[] = [];
   const service = await startTestService({ apps, env: options.env, log: createLogger((line) => logged.push(line)) });
   host.serviceUrl = service.address;
-  const browser = await launchBrowser();
 
-  const world: World = {
+  const world: ServiceWorld = {
     service,
     host,
     other,
     callbacks,
-    browser,
     logLines: () => logged.map((line) => JSON.parse(line) as Record<string, unknown>),
     async registerVideo(appId = APP_A, title = 'e2e video') {
       const res = await fetch(`${service.address}/Api/Video/Post`, {
@@ -152,7 +167,6 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       };
     },
     async stop() {
-      await browser.close().catch(() => undefined);
       await service.stop(true);
       await Promise.all([host.close(), other.close(), callbacks.close()]);
     },
