@@ -16,37 +16,13 @@ import { dataCommands } from '../src/server/cli/dataCommands';
 import { doctorCommand } from '../src/server/cli/doctor';
 import { SETTINGS } from '../src/server/configSchema';
 import { README_SECTIONS } from '../src/server/operator/landingPage';
-import { anchors, codeBlocks, links, typeCheck, type CodeBlock } from './support/markdown';
+import { anchors, codeBlocks, links, READER, scriptsOf, snippetFiles, typeCheck, type CodeBlock } from './support/markdown';
 
 const root = resolve(import.meta.dirname, '..');
 const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
 const blocks = codeBlocks(readme);
 const scripts = (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 const CLI_COMMANDS = [...appsCommands, ...dataCommands, doctorCommand];
-
-/** The names a README snippet leaves to the reader's own app, and the script tags' globals. */
-const READER = `
-declare const appId: string, timestamp: string, token: string, videoId: string;
-declare const button: HTMLButtonElement;
-declare const bar: HTMLProgressElement;
-declare function show(code: string | undefined, message: string): void;
-declare const rawBody: string;
-declare const req: import('node:http').IncomingMessage;
-declare const UploadWidget: { openUpload(config: import('open-video-upload').PopupUploadConfig): import('open-video-upload').UploadWidgetHandle };
-declare const UploadABoxWidget: { openUpload(config: import('open-video-upload').OverlayUploadConfig): import('open-video-upload').UploadWidgetHandle };
-`;
-
-/** The inline scripts of an HTML block (those without `src`), and the `src` of the others. */
-function scriptsOf(html: string): { inline: string[]; sources: string[] } {
-  const inline: string[] = [];
-  const sources: string[] = [];
-  for (const [, attributes, body] of html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)) {
-    const src = /\bsrc="([^"]+)"/.exec(attributes!)?.[1];
-    if (src) sources.push(src);
-    else inline.push(body!);
-  }
-  return { inline, sources };
-}
 
 /** What is wrong with one shell command of the README (empty when it names only real things). */
 function shellProblems(command: string): string[] {
@@ -106,10 +82,7 @@ describe('README.md', () => {
 
   it('has TypeScript and page scripts that type-check against the packed package', () => {
     if (!existsSync(resolve(root, 'dist/package/index.d.ts'))) throw new Error('dist/package is missing: run `npm run build && npm run pack:widget` first');
-    const files: Record<string, string> = {};
-    for (const block of blocksOf('ts')) files[`line-${block.line}.ts`] = block.code;
-    for (const block of blocksOf('html'))
-      for (const [index, script] of scriptsOf(block.code).inline.entries()) files[`line-${block.line}-script-${index}.ts`] = `${script}\nexport {};\n`;
+    const files = snippetFiles(blocks);
     expect(Object.keys(files).length).toBeGreaterThanOrEqual(4);
     expect(typeCheck(files, READER)).toEqual([]);
   }, 60_000);

@@ -67,6 +67,40 @@ export function links(markdown: string): string[] {
   return [...text.matchAll(/\]\(([^)\s]+)\)/g), ...text.matchAll(/\b(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
 }
 
+/** The names a README snippet leaves to the reader's own app, and the script tags' globals. */
+export const READER = `
+declare const appId: string, timestamp: string, token: string, videoId: string;
+declare const button: HTMLButtonElement;
+declare const bar: HTMLProgressElement;
+declare function show(code: string | undefined, message: string): void;
+declare const rawBody: string;
+declare const req: import('node:http').IncomingMessage;
+declare const UploadWidget: { openUpload(config: import('open-video-upload').PopupUploadConfig): import('open-video-upload').UploadWidgetHandle };
+declare const UploadABoxWidget: { openUpload(config: import('open-video-upload').OverlayUploadConfig): import('open-video-upload').UploadWidgetHandle };
+`;
+
+/** The inline scripts of an HTML block (those without `src`), and the `src` of the others. */
+export function scriptsOf(html: string): { inline: string[]; sources: string[] } {
+  const inline: string[] = [];
+  const sources: string[] = [];
+  for (const [, attributes, body] of html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)) {
+    const src = /\bsrc="([^"]+)"/.exec(attributes!)?.[1];
+    if (src) sources.push(src);
+    else inline.push(body!);
+  }
+  return { inline, sources };
+}
+
+/** The TypeScript blocks and the HTML blocks' inline scripts, one module each, named by their line. */
+export function snippetFiles(blocks: readonly CodeBlock[]): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const block of blocks) {
+    if (block.lang === 'ts') files[`line-${block.line}.ts`] = block.code;
+    if (block.lang === 'html') for (const [index, script] of scriptsOf(block.code).inline.entries()) files[`line-${block.line}-script-${index}.ts`] = `${script}\nexport {};\n`;
+  }
+  return files;
+}
+
 /**
  * Type-checks TypeScript files as an app that installed the package would: `open-video-upload`
  * resolves to dist/package through node_modules, with DOM and Node types, strict. `ambient` is a
