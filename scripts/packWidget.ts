@@ -6,6 +6,7 @@
  * the package is generated beside it with its own package.json and no dependencies at all:
  *   index.js + index.d.ts   the widget (`openUpload`), ESM for bundlers and browsers
  *   sdk.js + sdk.d.ts       `open-video-upload/sdk` for app backends (Node >= 20.19)
+ *   README.md               src/widget/README.md, its size figures measured on this build
  * Each entry has one bundled declaration file with no relative imports, so the types resolve the
  * same under `bundler`, `node16`, `nodenext` and `node10` (where `open-video-upload/sdk` finds
  * sdk.d.ts at the package root, so no `typesVersions` is needed).
@@ -17,6 +18,7 @@ import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
 import { build, type InlineConfig } from 'vite';
 import { dist, npmModule } from '../vite.config';
+import { packageReadme } from './packageReadme';
 
 const root = resolve(import.meta.dirname, '..');
 const packageDir = resolve(dist, 'package');
@@ -82,6 +84,10 @@ function manifest(rootManifest: RootManifest): Record<string, unknown> {
   };
 }
 
+// The package README's figures are measured on the browser build: make it first when it is missing
+// or older than a source (as `npm start` does), so `npm run pack:widget` alone works on a fresh clone.
+execFileSync(process.execPath, [resolve(root, 'scripts/start.mjs'), '--build-only'], { stdio: ['ignore', 'inherit', 'inherit'] });
+
 rmSync(packageDir, { recursive: true, force: true });
 rmSync(packDir, { recursive: true, force: true });
 mkdirSync(packageDir, { recursive: true });
@@ -94,7 +100,8 @@ for (const { source, name } of ENTRIES) await bundleDeclarations(source, name);
 const rootManifest = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as RootManifest;
 writeFileSync(resolve(packageDir, 'package.json'), `${JSON.stringify(manifest(rootManifest), null, 2)}\n`);
 copyFileSync(resolve(root, 'LICENSE'), resolve(packageDir, 'LICENSE'));
-copyFileSync(resolve(root, 'README.md'), resolve(packageDir, 'README.md'));
+// Its own README, for people who install the package (the repository's README is the service's).
+writeFileSync(resolve(packageDir, 'README.md'), packageReadme());
 
 execFileSync('npm', ['pack', '--pack-destination', packDir, '--silent'], { cwd: packageDir, stdio: ['ignore', 'ignore', 'inherit'] });
 const [tarball, ...extra] = readdirSync(packDir);

@@ -199,7 +199,7 @@ export const SETTINGS = {
   }),
   APPS_FILE: text({
     type: 'path',
-    doc: 'JSON file listing the registered apps ([README](../README.md#apps_file)), re-read on SIGHUP and when it changes. Without it, a demo app is used: AppId `demo`, its random AppSecret made once per database, copied to `DATA_DIR/demo-app.json` (mode 0600).',
+    doc: 'JSON file listing the registered apps ([apps.md](apps.md)), re-read on SIGHUP and when it changes. Without it, a demo app is used: AppId `demo`, its random AppSecret made once per database, copied to `DATA_DIR/demo-app.json` (mode 0600).',
   }),
   DATABASE_URL: text({
     range: '`postgres://…`',
