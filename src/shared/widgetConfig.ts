@@ -56,9 +56,10 @@ export interface UploadSuccessInfo {
  * - `closed`: the widget was closed before a file was stored;
  * - `rejected`: the chosen file was refused (empty, not a video, too large);
  * - `validation`: the service refused the configuration (see `code`);
- * - `server`: the service refused the upload itself (see `code`).
+ * - `server`: the service refused the upload itself (see `code`);
+ * - `config`: the page's `config()` rejected (code `config`), see {@link DeferredConfig}.
  */
-export type UploadFailureReason = 'closed' | 'rejected' | 'validation' | 'server';
+export type UploadFailureReason = 'closed' | 'rejected' | 'validation' | 'server' | 'config';
 
 export interface UploadFailureInfo {
   videoId: string;
@@ -208,7 +209,18 @@ export interface UploadWidgetHandle {
   done: Promise<UploadSuccessInfo>;
 }
 
+/** What an app's backend signs or decides for one open. */
+type SignedOption = 'appId' | 'timestamp' | 'token' | 'videoId' | 'uploadType' | 'needHandleSepcial';
+export type SignedOptions = Pick<BaseUploadConfig, SignedOption>;
+
+/**
+ * A configuration whose signed part arrives after the click: the window opens inside the click
+ * (so no popup blocker refuses it) with a waiting line, and the upload page follows once
+ * `config()` resolves. A rejection closes it and reports `onFailure` with reason `config`.
+ */
+export type DeferredConfig<Config> = Config extends unknown ? Omit<Config, SignedOption> & { config: () => Promise<SignedOptions> } : never;
+
+type ModuleForms = (PopupUploadConfig & { form?: 'popup' }) | (OverlayUploadConfig & { form: 'overlay' });
+
 /** The npm module's `openUpload` argument: the form picks which options are allowed (left/top/isTop only with the overlay). */
-export type ModuleUploadConfig =
-  | (PopupUploadConfig & ModuleOptions & { form?: 'popup' })
-  | (OverlayUploadConfig & ModuleOptions & { form: 'overlay' });
+export type ModuleUploadConfig = ModuleOptions & (ModuleForms | DeferredConfig<ModuleForms>);

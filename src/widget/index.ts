@@ -1,5 +1,6 @@
 import { WIDGET_FORMS, type ModuleUploadConfig, type UploadWidgetError, type UploadWidgetHandle } from '../shared/widgetConfig';
 import * as errorPage from './loader/errorPage';
+import { openDeferred } from './loader/deferredConfig';
 import { openWidget } from './loader/openUpload';
 import { OVERLAY_RULES } from './loader/overlayRules';
 import * as overlay from './loader/overlay';
@@ -9,12 +10,14 @@ import { openPopup } from './loader/popup';
 // lists (WIDGET_LANGUAGES, HANDLERS, …) as values the JS does not have (test/package.exports.test.ts).
 export type {
   BaseUploadConfig,
+  DeferredConfig,
   ModuleOptions,
   ModuleUploadConfig,
   OverlayOptions,
   OverlayUploadConfig,
   PageOption,
   PopupUploadConfig,
+  SignedOptions,
   UploadErrorInfo,
   UploadEndKind,
   UploadEventHandlers,
@@ -52,11 +55,13 @@ function serviceBase(value: unknown): string {
 
 /**
  * Opens the upload widget from a bundled app: `serviceUrl` says where the service is, `form`
- * picks the popup (default) or the overlay. Call it from a click so the popup is allowed.
+ * picks the popup (default) or the overlay. Call it from a click so the popup is allowed; with
+ * `config`, the signed options may arrive after the click (DeferredConfig).
  */
 export function openUpload(config: ModuleUploadConfig): UploadWidgetHandle {
   if (typeof config !== 'object' || config === null) throw new TypeError('openUpload: expected a configuration object');
   const { serviceUrl, form = 'popup', ...widgetConfig } = config;
   if (!WIDGET_FORMS.includes(form)) throw new RangeError(`openUpload: \`form\` must be "popup" or "overlay", got ${JSON.stringify(form)}`);
-  return openWidget(widgetConfig, { serviceBase: serviceBase(serviceUrl), form, popup: openPopup, overlay: overlay.openOverlay, overlayRules: OVERLAY_RULES, part: (name) => Promise.resolve({ overlay, errorPage }[name]) });
+  const target = { serviceBase: serviceBase(serviceUrl), form, popup: openPopup, overlay: overlay.openOverlay, overlayRules: OVERLAY_RULES, part: <K extends 'overlay' | 'errorPage'>(name: K) => Promise.resolve({ overlay, errorPage }[name]) };
+  return 'config' in widgetConfig ? openDeferred(widgetConfig, target) : openWidget(widgetConfig, target);
 }

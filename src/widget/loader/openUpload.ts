@@ -38,7 +38,7 @@ export interface WidgetTarget {
 }
 
 /** One throwing handler must not break the widget or the other handlers. */
-function emit<T>(handler: ((info: T) => void) | undefined, info: T): void {
+export function emit<T>(handler: ((info: T) => void) | undefined, info: T): void {
   if (!handler) return;
   try {
     handler(info);
