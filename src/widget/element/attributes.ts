@@ -15,7 +15,7 @@ const MODULE_RULES: Record<keyof ModuleOptions, Rule> = { serviceUrl: TEXT, form
 const ATTRIBUTE_RULES: Record<string, Rule> = { ...RULES, ...OVERLAY_RULES, ...MODULE_RULES };
 
 /** `needHandleSepcial` → `need-handle-sepcial`. */
-export const attributeName = (option: string) => option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+const attributeName = (option: string) => option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
 /**
  * The readings of an attribute's text, tried in order until the option's check accepts one: the

@@ -25,7 +25,8 @@ export interface UploadSnapshot {
 export const IDLE: UploadSnapshot = { state: 'idle', progress: undefined, result: undefined, error: undefined };
 
 /**
- * Opens the widget with `config` (its own handlers still called) and reports each new snapshot.
+ * Opens the widget with `config` (its own handlers still called) and reports each snapshot after
+ * the first (`open`, which the caller shows as it returns).
  * Runs `openUpload` synchronously, so calling it from a click keeps the popup allowed; it throws
  * as `openUpload` does for a malformed config.
  */
@@ -46,7 +47,6 @@ export function trackUpload(config: ModuleUploadConfig, report: (snapshot: Uploa
       config.onSuccess?.(info);
     },
   });
-  report(snapshot);
   // `done` resolves with onSuccess (already reported) and otherwise rejects once the widget ends.
   handle.done.catch((error: UploadWidgetError) => set({ state: error.kind === 'closed' ? 'idle' : 'failed', error }));
   return handle;
