@@ -89,12 +89,13 @@ describe('<video-upload>', () => {
     expect(node.state).toBe('failed');
   });
 
-  it('closes the uploader when it leaves the page, and is back to idle', () => {
+  it('closes the uploader when it leaves the page, and is back to idle', async () => {
     const page = fakePopup();
     const node = element(ATTRIBUTES);
     node.open();
     node.remove();
     expect(page.popup.close).toHaveBeenCalled();
+    await settle();
     expect(node.state).toBe('idle');
   });
 

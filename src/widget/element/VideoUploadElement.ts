@@ -81,7 +81,9 @@ export function videoUploadClass(): CustomElementConstructor {
     }
 
     open(): UploadWidgetHandle {
-      this.close();
+      const previous = this.handle;
+      this.handle = undefined;
+      previous?.close();
       const options = this.options;
       const handlers: Record<string, (info: unknown) => void> = {};
       for (const name of HANDLERS) {
@@ -100,11 +102,9 @@ export function videoUploadClass(): CustomElementConstructor {
       return handle;
     }
 
+    /** The state follows as the hook's does: `idle` after a plain close, `failed` after a refusal, `done` stays. */
     close(): void {
-      const handle = this.handle;
-      this.handle = undefined;
-      handle?.close();
-      if (handle) this.show('idle');
+      this.handle?.close();
     }
 
     private show(state: UploadStatus): void {
