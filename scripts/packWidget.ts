@@ -7,6 +7,8 @@
  *   index.js + index.d.ts   the widget (`openUpload`), ESM for bundlers and browsers
  *   sdk.js + sdk.d.ts       `open-video-upload/sdk` for app backends (Node >= 20.19)
  *   README.md               src/widget/README.md, its size figures measured on this build
+ *   react.js + react.d.ts   `open-video-upload/react` (React 18 or 19, an optional peer)
+ *   element.js + element.d.ts  `open-video-upload/element`, the `<video-upload>` custom element
  * Each entry has one bundled declaration file with no relative imports, so the types resolve the
  * same under `bundler`, `node16`, `nodenext` and `node10` (where `open-video-upload/sdk` finds
  * sdk.d.ts at the package root, so no `typesVersions` is needed).
@@ -28,7 +30,37 @@ const packDir = resolve(dist, 'pack');
 const ENTRIES = [
   { subpath: '.', source: 'src/widget/index.ts', name: 'index' },
   { subpath: './sdk', source: 'src/sdk/index.ts', name: 'sdk' },
+  { subpath: './react', source: 'src/widget/react/index.ts', name: 'react' },
+  { subpath: './element', source: 'src/widget/element/index.ts', name: 'element' },
 ] as const;
+
+/**
+ * The framework wrappers, each its own file built on the main entry: they import `./index.js`
+ * rather than carry a second copy of the widget, and React stays the app's own. An app that does
+ * not import them loads none of their bytes.
+ */
+const WRAPPERS: string[] = ['react', 'element'] satisfies (typeof ENTRIES)[number]['name'][];
+
+function wrapperModule(source: string, name: string): InlineConfig {
+  const widget = resolve(root, 'src/widget/index.ts');
+  return {
+    ...npmModule,
+    build: {
+      ...npmModule.build,
+      outDir: packageDir,
+      lib: { entry: resolve(root, source), formats: ['es'], fileName: () => `${name}.js` },
+      rollupOptions: {
+        external: (id) => id === 'react' || id === widget,
+        output: {
+          paths: { [widget]: './index.js' },
+          // Next.js's app router renders a module with hooks only on the client when it says so;
+          // the directive must be the file's first statement, so it cannot come from the source.
+          banner: name === 'react' ? "'use client';" : undefined,
+        },
+      },
+    },
+  };
+}
 
 const sdkModule: InlineConfig = {
   configFile: false,
@@ -76,10 +108,14 @@ function manifest(rootManifest: RootManifest): Record<string, unknown> {
     license: rootManifest.license,
     repository: rootManifest.repository,
     type: 'module',
-    sideEffects: false,
+    // Importing the element's module defines <video-upload>: a bundler must keep that import.
+    sideEffects: ['./element.js'],
     exports,
     types: './index.d.ts',
     files: ENTRIES.flatMap(({ name }) => [`${name}.js`, `${name}.d.ts`]),
+    // For `open-video-upload/react` only: every other entry works without React.
+    peerDependencies: { react: '^18.0.0 || ^19.0.0', '@types/react': '^18.0.0 || ^19.0.0' },
+    peerDependenciesMeta: { react: { optional: true }, '@types/react': { optional: true } },
     engines: rootManifest.engines,
   };
 }
@@ -95,6 +131,7 @@ mkdirSync(packDir, { recursive: true });
 
 await build({ ...npmModule, build: { ...npmModule.build, outDir: packageDir } });
 await build(sdkModule);
+for (const { source, name } of ENTRIES) if (WRAPPERS.includes(name)) await build(wrapperModule(source, name));
 for (const { source, name } of ENTRIES) await bundleDeclarations(source, name);
 
 const rootManifest = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as RootManifest;
