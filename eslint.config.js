@@ -26,9 +26,10 @@ export default tseslint.config(
     },
   },
   // Preact's hooks (preact/hooks) follow React's rules: called in the same order on every render,
-  // and effects that name everything they read.
+  // and effects that name everything they read. The components, and custom hooks in files of their
+  // own name (useUpload.ts): elsewhere a parameter called `use` reads as React's `use` hook.
   {
-    files: ['src/widget/**/*.tsx'],
+    files: ['src/widget/**/*.tsx', 'src/widget/**/use*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
