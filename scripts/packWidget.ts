@@ -15,7 +15,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
 import { build, type InlineConfig } from 'vite';
@@ -78,11 +78,11 @@ const sdkModule: InlineConfig = {
   },
 };
 
-/** One .d.ts per entry with every type inlined. */
+/** One .d.ts per entry with every type inlined, read with the tsconfig of the entry's own room. */
 async function bundleDeclarations(source: string, name: string): Promise<void> {
   const bundle = await rollup({
     input: resolve(root, source),
-    plugins: [dts({ tsconfig: resolve(root, 'tsconfig.json'), compilerOptions: { types: [] } })],
+    plugins: [dts({ tsconfig: resolve(root, dirname(source), 'tsconfig.json'), compilerOptions: { types: [] } })],
   });
   await bundle.write({ file: resolve(packageDir, `${name}.d.ts`), format: 'es' });
   await bundle.close();

@@ -11,6 +11,11 @@ import {
   type WidgetTheme,
 } from './widgetConfig';
 
+// The WHATWG URLSearchParams both runtimes have. src/shared is type-checked with neither the
+// DOM's nor Node's types (src/shared/tsconfig.json), so it names the little it uses; at run time
+// this is the global.
+declare const URLSearchParams: new (init: Record<string, string>) => { set(name: string, value: string): void };
+
 /** Path of the upload page on the service; the loader opens it in the popup or the iframe. */
 export const UPLOAD_PAGE_PATH = '/UploadWidget/Upload';
 

@@ -134,9 +134,11 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
         case 'uploading':
           busy = message.busy;
           return;
-        // 'ready' needs nothing from the loader.
         case 'close':
           close();
+          return;
+        // The page is up; the loader needs nothing from that.
+        case 'ready':
       }
     });
     const doc = opened.page()?.document;
