@@ -54,7 +54,7 @@ export type Question<F extends FileLike, H extends HandleLike> =
   | { kind: 'discard' }
   | { kind: 'replace'; file: F; print: string; handle: H | undefined };
 
-export interface Notice {
+interface Notice {
   tone: 'error' | 'info';
   text: string;
 }
@@ -113,8 +113,6 @@ export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = Ha
   /** The handle store held one for `stored` (looked up once, when the page opens). */
   | { type: 'handleFound'; handle: H; stored: ResumeState }
   | { type: 'processing'; status: number | undefined };
-
-export type UploadEventType = UploadEvent['type'];
 
 export type Effect<F extends FileLike = FileLike, H extends HandleLike = HandleLike> =
   | { type: 'post'; message: WithoutEnvelope<PageMessage> }
@@ -410,7 +408,7 @@ export function reduce<F extends FileLike, H extends HandleLike>(model: Model<F,
 /** One row of the transition table: from any of `from`, on `on`, to one of `to` (which one depends on the event's data). */
 export interface Transition {
   from: readonly StateKind[];
-  on: UploadEventType;
+  on: UploadEvent['type'];
   to: readonly StateKind[];
   /** When the target depends on the data, what decides it (shown in the diagram). */
   note?: string;

@@ -14,7 +14,7 @@ import { sniffVideoContainer } from './videoSignature';
 const PROGRESS_PERIOD_MS = 100;
 
 export type UploaderModel = Model<File, FileHandle>;
-export type UploaderEvent = UploadEvent<File, FileHandle>;
+type UploaderEvent = UploadEvent<File, FileHandle>;
 export type Send = (event: UploaderEvent) => void;
 
 /** What the machine's effects are done with: the page's links to tus, the host, the service and the browser. */
