@@ -289,14 +289,14 @@ describe('uploader: outcomes', () => {
     await waitFor(() => expect(running.resume).toHaveBeenCalledOnce());
   });
 
-  it('says the site reached its limit for now, and reports the failure with code 116', async () => {
+  it('says the site reached its limit for now, and reports the failure with code 116 and the refused request\'s id', async () => {
     const { upload, posted } = setup();
     choose(video());
     const running = await upload();
-    act(() => running.listeners.onRefused('116'));
+    act(() => running.listeners.onRefused('116', 'req-429'));
     const text = 'This site has reached its limit of uploads for now. Wait a minute, then try again (code 116).';
     expect(screen.getByRole('alert').textContent).toBe(text);
-    expect(posted).toContainEqual({ type: 'failure', info: expect.objectContaining({ reason: 'server', code: '116', message: text }) });
+    expect(posted).toContainEqual({ type: 'failure', info: expect.objectContaining({ reason: 'server', code: '116', message: text, requestId: 'req-429' }) });
   });
 });
 

@@ -54,8 +54,8 @@ const progress =
   (model) => ({ type: 'progress', attempt: model.attempt, sent });
 const succeeded: Live = (model) => ({ type: 'succeeded', attempt: model.attempt });
 const refused =
-  (code: string | undefined): Live =>
-  (model) => ({ type: 'refused', attempt: model.attempt, code });
+  (code: string | undefined, requestId?: string): Live =>
+  (model) => ({ type: 'refused', attempt: model.attempt, code, requestId });
 const networkError =
   (bytesUploaded: number, online = true): Live =>
   (model) => ({ type: 'networkError', attempt: model.attempt, bytesUploaded, online });
@@ -244,6 +244,11 @@ describe('machine: outcomes', () => {
       { type: 'post', message: { type: 'uploading', busy: false } },
       { type: 'post', message: { type: 'failure', info: { ...INFO, reason: 'server', message: text, ...(code ? { code } : {}) } } },
     ]);
+  });
+
+  it('passes the id of the refused request on to the host, for its operator', () => {
+    const { effects } = run(uploading(), refused('116', 'req-429'));
+    expect(posts(effects)).toContainEqual({ type: 'failure', info: expect.objectContaining({ reason: 'server', code: '116', requestId: 'req-429' }) });
   });
 
   it.each([

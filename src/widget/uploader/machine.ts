@@ -87,8 +87,8 @@ export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = Ha
   | { type: 'stored'; resume: ResumeState }
   | { type: 'progress'; attempt: number; sent: number }
   | { type: 'succeeded'; attempt: number }
-  /** The service said no (4xx): `code` is its ResultCode when the reply carried one. */
-  | { type: 'refused'; attempt: number; code: string | undefined }
+  /** The service said no (4xx): `code` is its ResultCode when the reply carried one, `requestId` its X-Request-Id. */
+  | { type: 'refused'; attempt: number; code: string | undefined; requestId?: string | undefined }
   /** Failures outlasted the transport's retries; `online` is what the browser says now. */
   | { type: 'networkError'; attempt: number; bytesUploaded: number; online: boolean }
   | { type: 'pause' }
@@ -343,13 +343,14 @@ export function reduce<F extends FileLike, H extends HandleLike>(model: Model<F,
     case 'refused': {
       const sending = live(model, event.attempt);
       if (!sending) return same;
-      const text = t.serverRefused(event.code);
+      const { code, requestId } = event;
+      const text = t.serverRefused(code);
       return {
         model: { ...model, state: { kind: 'failed' }, notice: { tone: 'error', text } },
         effects: [
           { type: 'releaseTransport' },
           post({ type: 'uploading', busy: false }),
-          post({ type: 'failure', info: { ...fileInfo(setup, sending.file), reason: 'server', message: text, ...(event.code ? { code: event.code } : {}) } }),
+          post({ type: 'failure', info: { ...fileInfo(setup, sending.file), reason: 'server', message: text, ...(code ? { code } : {}), ...(requestId ? { requestId } : {}) } }),
         ],
       };
     }

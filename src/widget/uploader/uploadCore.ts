@@ -1,4 +1,5 @@
 import { DefaultHttpStack, Upload, type DetailedError, type HttpStack, type UploadOptions } from 'tus-js-client';
+import { REQUEST_ID_HEADER } from '../../shared/apiReplies';
 import { TICKET_HEADER } from '../../shared/uploadPage';
 
 export interface UploadRequest {
@@ -18,8 +19,11 @@ export interface UploadListeners {
   /** Bytes the service has or is receiving, counted from the start of the file. */
   onProgress(bytesSent: number, bytesTotal: number): void;
   onSuccess(): void;
-  /** The service said no (4xx): retrying cannot help. `code` is its ResultCode when the body carried an AuthMsg. */
-  onRefused(code: string | undefined): void;
+  /**
+   * The service said no (4xx): retrying cannot help. `code` is its ResultCode when the body carried
+   * an AuthMsg; `requestId` the reply's X-Request-Id, for the site to quote to the service's operator.
+   */
+  onRefused(code: string | undefined, requestId: string | undefined): void;
   /** Network failures (or stalls) outlasted the retries; `bytesUploaded` is what the service confirmed. */
   onNetworkError(bytesUploaded: number): void;
 }
@@ -228,7 +232,8 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
       stopWatchdog();
       const status = statusOf(error);
       // A conflict still there after every retry is a trouble of the moment, as a lost connection is: resumable.
-      if (status >= 400 && status < 500 && !isPassingConflict(error)) listeners.onRefused(resultCode((error as DetailedError).originalResponse?.getBody()));
+      const reply = (error as DetailedError).originalResponse;
+      if (status >= 400 && status < 500 && !isPassingConflict(error)) listeners.onRefused(resultCode(reply?.getBody()), reply?.getHeader(REQUEST_ID_HEADER) || undefined);
       else listeners.onNetworkError(confirmed);
     },
   });

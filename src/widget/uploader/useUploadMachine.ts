@@ -89,7 +89,7 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
               onStored: (uploadUrl, offset) => dispatch({ type: 'stored', resume: { uploadUrl, offset, size: file.size, fileName: file.name, fingerprint: print } }),
               onProgress: (sent) => dispatch({ type: 'progress', attempt, sent }),
               onSuccess: () => dispatch({ type: 'succeeded', attempt }),
-              onRefused: (code) => dispatch({ type: 'refused', attempt, code }),
+              onRefused: (code, requestId) => dispatch({ type: 'refused', attempt, code, requestId }),
               onNetworkError: (bytesUploaded) => dispatch({ type: 'networkError', attempt, bytesUploaded, online: navigator.onLine !== false }),
             },
           );
