@@ -145,9 +145,9 @@ describe('uploader: uploading', () => {
     expect(posted).toContainEqual({ type: 'uploading', busy: true });
     expect(screen.getByRole('status').textContent).toBe('Uploading “clip.mp4”');
 
-    act(() => listeners.onProgress(250, 1000));
+    await act(() => listeners.onProgress(250, 1000));
     setClock(1000);
-    act(() => listeners.onProgress(500, 1000));
+    await act(() => listeners.onProgress(500, 1000));
 
     const bar = screen.getByRole('progressbar', { name: 'Upload progress' });
     expect(bar.getAttribute('aria-valuenow')).toBe('50');
@@ -158,7 +158,7 @@ describe('uploader: uploading', () => {
     const { upload, uploads } = setup();
     choose(video('clip.mp4', 1000));
     const first = await upload();
-    act(() => first.listeners.onStored('http://service.test/UploadWidget/tus/u-1', 400));
+    await act(() => first.listeners.onStored('http://service.test/UploadWidget/tus/u-1', 400));
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.getByText('An earlier upload of “clip.mp4” stopped at 40%. Choose the same file to continue from there.')).toBeTruthy();
     choose(video('other.mp4', 1000));
@@ -186,7 +186,7 @@ describe('uploader: uploading', () => {
     const { upload, closeFromHost } = setup();
     choose(video());
     const running = await upload();
-    closeFromHost();
+    await closeFromHost();
     expect(running.pause).toHaveBeenCalledOnce();
   });
 });
@@ -215,7 +215,7 @@ describe('uploader: keyboard and screen readers', () => {
     const { upload, posted } = setup();
     choose(video());
     const running = await upload();
-    act(() => running.listeners.onSuccess());
+    await act(() => running.listeners.onSuccess());
     expect(screen.getByRole('status').textContent).toBe('“clip.mp4” was uploaded.');
     expect(posted).toContainEqual({ type: 'success', info: { videoId: 'video-1', fileName: 'clip.mp4', fileSize: 1000 } });
     expect(screen.getByText('It is being processed now; the video will be ready to play in a few minutes.')).toBeTruthy();
@@ -228,13 +228,13 @@ describe('uploader: keyboard and screen readers', () => {
     const { upload } = setup();
     choose(video('clip.mp4', 1000));
     const running = await upload();
-    act(() => running.listeners.onProgress(372, 1000));
+    await act(() => running.listeners.onProgress(372, 1000));
     expect(screen.getByRole('progressbar').getAttribute('aria-valuetext')).toBe('37%, 372 B of 1000 B');
     const live = document.querySelector('[aria-live="polite"]')!;
     expect(live.textContent).toBe('“clip.mp4”: 30% uploaded');
-    act(() => running.listeners.onProgress(399, 1000));
+    await act(() => running.listeners.onProgress(399, 1000));
     expect(live.textContent).toBe('“clip.mp4”: 30% uploaded');
-    act(() => running.listeners.onProgress(401, 1000));
+    await act(() => running.listeners.onProgress(401, 1000));
     expect(live.textContent).toBe('“clip.mp4”: 40% uploaded');
   });
 
@@ -242,7 +242,7 @@ describe('uploader: keyboard and screen readers', () => {
     const { upload } = setup();
     const pasted = new Event('paste', { cancelable: true }) as Event & { clipboardData: unknown };
     pasted.clipboardData = { files: [video('pasted.mp4')] };
-    act(() => void window.dispatchEvent(pasted));
+    await act(() => void window.dispatchEvent(pasted));
     expect((await upload()).request.file.name).toBe('pasted.mp4');
     expect(pasted.defaultPrevented).toBe(true);
   });
@@ -253,8 +253,8 @@ describe('uploader: outcomes', () => {
     const { upload, posted } = setup();
     choose(video('clip.mp4', 1000));
     const running = await upload();
-    act(() => running.listeners.onProgress(700, 1000));
-    act(() => running.listeners.onNetworkError(300));
+    await act(() => running.listeners.onProgress(700, 1000));
+    await act(() => running.listeners.onNetworkError(300));
     expect(screen.getByRole('alert').textContent).toBe('The connection to the server failed. Try again to continue from where it stopped.');
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('30');
     expect(screen.getByRole('status').textContent).toBe('Connection lost: “clip.mp4”. The upload continues by itself when the connection is back.');
@@ -272,11 +272,11 @@ describe('uploader: outcomes', () => {
     choose(video());
     const running = await upload();
     const offline = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
-    act(() => running.listeners.onNetworkError(300));
+    await act(() => running.listeners.onNetworkError(300));
     offline.mockRestore();
     expect(posted).toContainEqual({ type: 'state', info: { state: 'offline' } });
     expect(running.resume).not.toHaveBeenCalled();
-    act(() => void window.dispatchEvent(new Event('online')));
+    await act(() => void window.dispatchEvent(new Event('online')));
     expect(running.resume).toHaveBeenCalledOnce();
     expect(screen.getByRole('button', { name: 'Pause' })).toBeTruthy();
   });
@@ -285,7 +285,7 @@ describe('uploader: outcomes', () => {
     const { upload } = setup({}, { autoRetryMs: 20 });
     choose(video());
     const running = await upload();
-    act(() => running.listeners.onNetworkError(300));
+    await act(() => running.listeners.onNetworkError(300));
     await waitFor(() => expect(running.resume).toHaveBeenCalledOnce());
   });
 
@@ -293,7 +293,7 @@ describe('uploader: outcomes', () => {
     const { upload, posted } = setup();
     choose(video());
     const running = await upload();
-    act(() => running.listeners.onRefused('116', 'req-429'));
+    await act(() => running.listeners.onRefused('116', 'req-429'));
     const text = 'This site has reached its limit of uploads for now. Wait a minute, then try again (code 116).';
     expect(screen.getByRole('alert').textContent).toBe(text);
     expect(posted).toContainEqual({ type: 'failure', info: expect.objectContaining({ reason: 'server', code: '116', message: text, requestId: 'req-429' }) });
@@ -366,7 +366,7 @@ describe('uploader: the kept file handle (popup form)', () => {
     fireEvent.drop(screen.getByRole('group', { name: 'Drop a video file here' }), { dataTransfer: { files: [video('clip.mp4', 1000)], items: [item] } });
     const running = await upload();
     expect(handles.save).toHaveBeenCalledWith('video-1', picked);
-    act(() => running.listeners.onSuccess());
+    await act(() => running.listeners.onSuccess());
     expect(handles.forget).toHaveBeenCalledWith('video-1');
   });
 });
@@ -378,14 +378,14 @@ describe('uploader: events for the host page', () => {
     const { upload, posted } = setup();
     choose(video('clip.mp4', 1000));
     const running = await upload();
-    act(() => {
+    await act(() => {
       for (const sent of [100, 200, 300, 400]) running.listeners.onProgress(sent, 1000);
     });
     // The first at once, the others wait for the period's end, and only the latest of them goes.
     expect(ofType(posted, 'progress')).toEqual([{ type: 'progress', info: { bytesUploaded: 100, bytesTotal: 1000 } }]);
     await waitFor(() => expect(ofType(posted, 'progress')).toHaveLength(2));
     expect(ofType(posted, 'progress')[1]).toEqual({ type: 'progress', info: { bytesUploaded: 400, bytesTotal: 1000 } });
-    act(() => {
+    await act(() => {
       running.listeners.onProgress(900, 1000);
       running.listeners.onProgress(1000, 1000);
     });
@@ -395,7 +395,7 @@ describe('uploader: events for the host page', () => {
       { type: 'state', info: { state: 'finishing' } },
     ]);
     const before = posted.length;
-    act(() => running.listeners.onProgress(1000, 1000));
+    await act(() => running.listeners.onProgress(1000, 1000));
     expect(posted).toHaveLength(before);
   });
 
@@ -406,7 +406,7 @@ describe('uploader: after the upload', () => {
     const { upload, posted, processingStatus } = setup({}, { statuses: [5, undefined, 6, 7] });
     choose(video());
     const running = await upload();
-    act(() => running.listeners.onSuccess());
+    await act(() => running.listeners.onSuccess());
     await screen.findByText('Processing failed. The site owner can see why.');
     expect(processingStatus).toHaveBeenCalledWith('ticket-1');
     const asked = processingStatus.mock.calls.length;
@@ -452,7 +452,7 @@ describe('uploader: overlay keys', () => {
     expect(posted.at(-1)).toEqual({ type: 'close' });
     choose(video('clip.mp4', 1000));
     const running = await upload();
-    act(() => running.listeners.onProgress(370, 1000));
+    await act(() => running.listeners.onProgress(370, 1000));
     fireEvent.keyDown(window, { key: 'Escape' });
     expect(screen.getByRole('alertdialog').textContent).toContain('Stop uploading? You can continue later from 37%.');
     await waitFor(() => expect(document.activeElement?.textContent).toBe('Keep uploading'));
@@ -473,12 +473,12 @@ describe('uploader: overlay keys', () => {
     const { posted, upload, askCloseFromHost } = setup({ form: 'overlay' });
     choose(video('clip.mp4', 1000));
     const running = await upload();
-    askCloseFromHost();
+    await askCloseFromHost();
     fireEvent.click(screen.getByRole('button', { name: 'Keep uploading' }));
     expect(running.pause).not.toHaveBeenCalled();
     expect(posted).not.toContainEqual({ type: 'close' });
     fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
-    askCloseFromHost();
+    await askCloseFromHost();
     expect(posted.at(-1)).toEqual({ type: 'close' });
   });
 
