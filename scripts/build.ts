@@ -42,7 +42,7 @@ async function bundleService(): Promise<void> {
  */
 async function bundleLoaderParts(): Promise<void> {
   await bundle({
-    entryPoints: { overlay: resolve(root, 'src/widget/loader/overlay.ts'), errorPage: resolve(root, 'src/widget/loader/errorPage.ts') },
+    entryPoints: { overlay: resolve(root, 'src/widget/loader/overlay.ts'), errorPage: resolve(root, 'src/widget/loader/errorPage.ts'), texts: resolve(root, 'src/widget/loader/texts.ts') },
     outdir: resolve(dist, 'Scripts/UploadWidget'),
     bundle: true,
     minify: true,

@@ -4,6 +4,7 @@ import { openWidget } from './loader/openUpload';
 import { OVERLAY_RULES } from './loader/overlayRules';
 import * as overlay from './loader/overlay';
 import { openPopup } from './loader/popup';
+import * as texts from './loader/texts';
 
 // Types only, named one by one: `export type *` made the bundled index.d.ts declare the option
 // lists (WIDGET_LANGUAGES, HANDLERS, …) as values the JS does not have (test/package.exports.test.ts).
@@ -58,5 +59,5 @@ export function openUpload(config: ModuleUploadConfig): UploadWidgetHandle {
   if (typeof config !== 'object' || config === null) throw new TypeError('openUpload: expected a configuration object');
   const { serviceUrl, form = 'popup', ...widgetConfig } = config;
   if (!WIDGET_FORMS.includes(form)) throw new RangeError(`openUpload: \`form\` must be "popup" or "overlay", got ${JSON.stringify(form)}`);
-  return openWidget(widgetConfig, { serviceBase: serviceBase(serviceUrl), form, popup: openPopup, overlay: overlay.openOverlay, overlayRules: OVERLAY_RULES, part: (name) => Promise.resolve({ overlay, errorPage }[name]) });
+  return openWidget(widgetConfig, { serviceBase: serviceBase(serviceUrl), form, popup: openPopup, overlay: overlay.openOverlay, overlayRules: OVERLAY_RULES, texts, part: (name) => Promise.resolve({ overlay, errorPage, texts }[name]) });
 }

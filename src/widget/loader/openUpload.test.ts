@@ -7,6 +7,7 @@ import { openWidget, type WidgetTarget } from './openUpload';
 import * as overlay from './overlay';
 import { OVERLAY_RULES } from './overlayRules';
 import { openPopup } from './popup';
+import * as texts from './texts';
 
 const SERVICE = 'http://service.test';
 /** Every part at hand, as the npm module has them; the script loaders' own are tested in e2e. */
@@ -14,7 +15,8 @@ const PARTS: Omit<WidgetTarget, 'serviceBase' | 'form'> = {
   popup: openPopup,
   overlay: overlay.openOverlay,
   overlayRules: OVERLAY_RULES,
-  part: (name) => Promise.resolve({ overlay, errorPage }[name]),
+  texts,
+  part: (name) => Promise.resolve({ overlay, errorPage, texts }[name]),
 };
 const AUTH = { appId: 'app-a', timestamp: '1700000000', token: '0123456789abcdef0123456789abcdef', videoId: 'v-1' };
 

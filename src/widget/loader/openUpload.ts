@@ -7,7 +7,8 @@ import type { openOverlay } from './overlay';
 import { uploadPageUrl } from '../../shared/uploadPage';
 import { randomChannel } from './pageUrl';
 import type { openPopup } from './popup';
-import { loaderTexts } from './texts';
+import type * as Texts from './texts';
+import type { LoaderTexts } from './texts';
 import { checkConfig, RULES, type OverlayRules } from './validateConfig';
 
 /**
@@ -18,6 +19,7 @@ import { checkConfig, RULES, type OverlayRules } from './validateConfig';
 interface LoaderParts {
   overlay: typeof Overlay;
   errorPage: typeof ErrorPage;
+  texts: typeof Texts;
 }
 
 export interface WidgetTarget {
@@ -35,6 +37,8 @@ export interface WidgetTarget {
   popup?: typeof openPopup | undefined;
   /** The overlay, when this build carries it: opened at once; without it, the overlay part is imported when needed. */
   overlay?: typeof openOverlay | undefined;
+  /** The loader's words, when this build carries them; without them, the `texts` part is imported at each open. */
+  texts?: typeof Texts | undefined;
 }
 
 /** One throwing handler must not break the widget or the other handlers. */
@@ -57,7 +61,15 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   const { handlers, videoId } = check;
   const config = check.ok ? check.config : undefined;
   // checkConfig has thrown unless `raw` is an object.
-  const texts = loaderTexts((raw as { lang?: unknown }).lang, win.navigator.language);
+  const { lang, strings } = raw as { lang?: unknown; strings?: unknown };
+  let texts: LoaderTexts | undefined;
+  const wordsOf = (part: typeof Texts) => (texts = part.loaderTexts(lang, win.navigator.language, strings));
+  if (target.texts) wordsOf(target.texts);
+  // Resolves with the words, which whatever shows them waits for. A widget closed before they
+  // come reports its closing in English.
+  const words = texts ? Promise.resolve(texts) : target.part('texts').then(wordsOf);
+  words.catch(() => {});
+  const closedMessage = () => texts?.closed ?? 'Closed before a file was uploaded.';
   const channel = randomChannel();
   // Empty without a valid configuration: the container stays blank for the loader's own error page.
   const pageUrl = (host: Window, form: WidgetForm) => (config ? uploadPageUrl(target.serviceBase, config, RULES, channel, host.location.origin, form) : '');
@@ -80,9 +92,9 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   done.catch(() => {});
   // The problem the widget ends with if it closes without a success: the last one reported that
   // no upload has overcome since (progress clears it).
-  let problem: [kind: UploadEndKind, message: string, code?: string] = ['closed', texts.closed];
+  let problem: [kind: UploadEndKind, message?: string, code?: string] = ['closed'];
   const end = () => {
-    const [kind, message, code] = problem;
+    const [kind, message = closedMessage(), code] = problem;
     rejectDone(Object.assign(new Error(message), { name: 'UploadWidgetError' as const, kind, code, videoId }));
   };
 
@@ -93,7 +105,7 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
     link?.stop();
     container?.remove();
     if (succeeded) return;
-    emit(handlers.onFailure, { videoId, reason: 'closed', message: texts.closed });
+    emit(handlers.onFailure, { videoId, reason: 'closed', message: closedMessage() });
     end();
   };
   // × or Escape while bytes move: the page asks, and answers with `close` if the person confirms.
@@ -122,7 +134,7 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
           emit(handlers.onError, message.info);
           return;
         case 'progress':
-          problem = ['closed', texts.closed];
+          problem = ['closed'];
           emit(handlers.onProgress, message.info);
           return;
         case 'state':
@@ -140,19 +152,19 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
       }
     });
     const doc = opened.page()?.document;
-    if (!check.ok && doc) void target.part('errorPage').then(({ writeErrorPage }) => writeErrorPage(doc, check.problem.code, check.problem.message, texts.lang));
+    if (!check.ok && doc) void Promise.all([target.part('errorPage'), words]).then(([{ writeErrorPage }, shown]) => writeErrorPage(doc, check.problem.code, check.problem.message, shown));
   };
 
   // The popup form has no layout options: its fallback layer is centred and covers the reachable top.
   const layout = target.form === 'overlay' ? config : undefined;
-  const openLayer = (open: typeof openOverlay) =>
-    start(open(win, layout?.isTop ?? true, layout ?? {}, texts, (host) => pageUrl(host, 'overlay'), requestClose));
+  const openLayer = (open: typeof openOverlay, shown: LoaderTexts) =>
+    start(open(win, layout?.isTop ?? true, layout ?? {}, shown, (host) => pageUrl(host, 'overlay'), requestClose));
   const popup = target.form === 'popup' && target.popup?.(win, pageUrl(win, 'popup'), close);
   if (popup) start(popup);
-  else if (target.overlay) openLayer(target.overlay);
+  else if (target.overlay && texts) openLayer(target.overlay, texts);
   // Blocked: the overlay needs no permission, so the user still gets the uploader. Should its code
   // not arrive, the widget ends as closed: the page has no other way to learn that nothing opened.
-  else target.part('overlay').then(({ openOverlay }) => openLayer(openOverlay), close);
+  else Promise.all([target.part('overlay'), words]).then(([{ openOverlay }, shown]) => openLayer(openOverlay, shown), close);
 
   if (!check.ok) {
     const { code, message } = check.problem;

@@ -1,28 +1,26 @@
-import { languageOf, WIDGET_LANGUAGES, type WidgetLanguage } from '../../shared/widgetConfig';
+import { LOADER_WORDS, type LoaderWords } from '../../shared/i18n/loaderWords';
+import { languageOf, RTL_LANGUAGES, WIDGET_LANGUAGES, type WidgetLanguage } from '../../shared/widgetConfig';
 
-/** The few words the loader itself shows or reports; the uploader page carries the rest, the error page its own (errorPage.ts). */
-const TEXTS = {
-  en: {
-    dialog: 'Upload video',
-    close: 'Close',
-    closed: 'Closed before a file was uploaded.',
-  },
-  'zh-CN': {
-    dialog: '上传视频',
-    close: '关闭',
-    closed: '窗口已关闭，未上传文件。',
-  },
-  'zh-TW': {
-    dialog: '上傳影片',
-    close: '關閉',
-    closed: '視窗已關閉，未上傳檔案。',
-  },
-} as const satisfies Record<WidgetLanguage, Record<string, string>>;
+/**
+ * The loader's `texts` part (LoaderParts in openUpload.ts): the loader's few words in every
+ * language, fetched beside the loader rather than carried by it, whose byte budget cannot hold
+ * ten languages. The upload page and the service's error page get theirs from the service.
+ */
+export type LoaderTexts = LoaderWords & { lang: WidgetLanguage; rtl: boolean };
 
-export type LoaderTexts = (typeof TEXTS)[WidgetLanguage] & { lang: WidgetLanguage };
-
-/** The configured `lang` when it is one we speak (even when another option is wrong, as on the service), else the browser's. */
-export function loaderTexts(lang: unknown, browserLanguage: string): LoaderTexts {
+/**
+ * The configured `lang` when it is one we speak (even when another option is wrong, as on the
+ * service), else the browser's; the `strings` option's texts for these words when they are
+ * strings (the service checks the option as a whole and refuses it with 106).
+ */
+export function loaderTexts(lang: unknown, browserLanguage: string, strings: unknown): LoaderTexts {
   const chosen = WIDGET_LANGUAGES.includes(lang as never) ? (lang as WidgetLanguage) : languageOf(browserLanguage);
-  return { ...TEXTS[chosen], lang: chosen };
+  const words: LoaderWords = { ...LOADER_WORDS[chosen] };
+  if (typeof strings === 'object' && strings !== null) {
+    for (const key of Object.keys(words) as (keyof LoaderWords)[]) {
+      const text = (strings as Record<string, unknown>)[key];
+      if (typeof text === 'string') words[key] = text;
+    }
+  }
+  return { ...words, lang: chosen, rtl: RTL_LANGUAGES.includes(chosen) };
 }

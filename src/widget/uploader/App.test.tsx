@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostMessage, PageMessage, WithoutEnvelope } from '../../shared/messages';
+import { stringTable } from '../../shared/i18n/tables';
 import type { UploadPageBoot } from '../../shared/uploadPage';
 import { App } from './App';
 import type { HostLink } from './hostLink';
@@ -16,6 +17,7 @@ const BOOT: UploadPageBoot = {
   hostOrigin: 'http://host.test',
   form: 'overlay',
   lang: 'en',
+  strings: stringTable('en'),
   tusEndpoint: 'http://service.test/UploadWidget/tus',
   ticket: 'ticket-1',
   maxFileSize: 2 * 1024 ** 3,
@@ -57,7 +59,7 @@ function setup(
   let clock = 0;
   render(
     <App
-      boot={{ ...BOOT, ...boot }}
+      boot={{ ...BOOT, strings: stringTable(boot.lang ?? BOOT.lang), ...boot }}
       host={host}
       startUpload={startUpload}
       fingerprint={async (file) => `print-of-${file.name}`}

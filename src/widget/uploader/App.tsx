@@ -63,7 +63,7 @@ interface Notice {
 export function App({ boot, host, startUpload, fingerprint, now = () => performance.now(), autoRetryMs = 10_000, discard = discardUpload, preview, processingStatus = fetchProcessingStatus, statusPollMs = 5000, handles: givenHandles }: AppProps) {
   // The service picks the language: the config's `lang`, else the browser's (Accept-Language).
   const lang = boot.lang;
-  const t = textsFor(lang);
+  const t = useMemo(() => textsFor(boot.strings), [boot.strings]);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [notice, setNotice] = useState<Notice | null>(null);
   const [question, setQuestion] = useState<Question | null>(null);
