@@ -11,7 +11,7 @@ import {
   type WidgetTheme,
 } from './widgetConfig';
 import { decodeStrings } from './i18n/checkStrings';
-import type { StringTable, WidgetStrings } from './i18n/strings';
+import type { WidgetStrings } from './i18n/strings';
 
 /** Path of the upload page on the service; the loader opens it in the popup or the iframe. */
 export const UPLOAD_PAGE_PATH = '/UploadWidget/Upload';
@@ -155,8 +155,8 @@ export interface UploadPageBoot {
   form: WidgetForm;
   /** The config's `lang`, else the browser's first language (Accept-Language). */
   lang: WidgetLanguage;
-  /** Every text of that language, the `strings` option's in place of its own: the page carries no language tables. */
-  strings: StringTable;
+  /** The `strings` option's texts: the page loads its language's own (src/widget/uploader/pageTexts.ts). */
+  strings: WidgetStrings;
   look: UploaderLook;
   /** Absolute URL of the tus endpoint. */
   tusEndpoint: string;

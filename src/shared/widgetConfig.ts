@@ -22,11 +22,10 @@ export type WidgetTheme = (typeof WIDGET_THEMES)[number];
  * subtag (`fr-CA` is French), else English.
  */
 export function languageOf(tag: string): WidgetLanguage {
-  const chinese = /^\s*zh\b(-(tw|hk|mo|hant)\b)?/i.exec(tag);
-  if (chinese) return chinese[1] ? 'zh-TW' : 'zh-CN';
-  const primary = /^\s*([a-z]{2})\b/i.exec(tag)?.[1]?.toLowerCase() ?? '';
-  if (primary === 'pt') return 'pt-BR';
-  return WIDGET_LANGUAGES.includes(primary as never) ? (primary as WidgetLanguage) : 'en';
+  if (/^\s*zh-(tw|hk|mo|hant)\b/i.test(tag)) return 'zh-TW';
+  const primary = /^\s*([a-z]{2})\b/i.exec(tag)?.[1]!.toLowerCase();
+  // The first of the list with that primary subtag: zh-CN for zh, pt-BR for pt.
+  return WIDGET_LANGUAGES.find((lang) => lang.slice(0, 2) === primary) ?? 'en';
 }
 
 /** Option values checked by shape, with the words both the loader and the service use to say what was expected. */

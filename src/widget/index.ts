@@ -1,10 +1,11 @@
 import { WIDGET_FORMS, type ModuleUploadConfig, type UploadWidgetError, type UploadWidgetHandle } from '../shared/widgetConfig';
 import * as errorPage from './loader/errorPage';
-import { openWidget } from './loader/openUpload';
+import { openWidget, type WidgetTarget } from './loader/openUpload';
 import { OVERLAY_RULES } from './loader/overlayRules';
 import * as overlay from './loader/overlay';
 import { openPopup } from './loader/popup';
-import * as texts from './loader/texts';
+import { LOADER_WORDS } from '../shared/i18n/loaderWords';
+import { loaderTexts } from './loader/texts';
 
 // Types only, named one by one: `export type *` made the bundled index.d.ts declare the option
 // lists (WIDGET_LANGUAGES, HANDLERS, …) as values the JS does not have (test/package.exports.test.ts).
@@ -55,9 +56,12 @@ function serviceBase(value: unknown): string {
  * Opens the upload widget from a bundled app: `serviceUrl` says where the service is, `form`
  * picks the popup (default) or the overlay. Call it from a click so the popup is allowed.
  */
+/** The parts this module carries; it never asks for a `texts-<lang>` one, having every language's words. */
+const part = ((name: 'overlay' | 'errorPage') => Promise.resolve({ overlay, errorPage }[name])) as WidgetTarget['part'];
+
 export function openUpload(config: ModuleUploadConfig): UploadWidgetHandle {
   if (typeof config !== 'object' || config === null) throw new TypeError('openUpload: expected a configuration object');
   const { serviceUrl, form = 'popup', ...widgetConfig } = config;
   if (!WIDGET_FORMS.includes(form)) throw new RangeError(`openUpload: \`form\` must be "popup" or "overlay", got ${JSON.stringify(form)}`);
-  return openWidget(widgetConfig, { serviceBase: serviceBase(serviceUrl), form, popup: openPopup, overlay: overlay.openOverlay, overlayRules: OVERLAY_RULES, texts, part: (name) => Promise.resolve({ overlay, errorPage, texts }[name]) });
+  return openWidget(widgetConfig, { serviceBase: serviceBase(serviceUrl), form, popup: openPopup, overlay: overlay.openOverlay, overlayRules: OVERLAY_RULES, texts: (lang, strings) => loaderTexts(LOADER_WORDS[lang], lang, strings), part });
 }

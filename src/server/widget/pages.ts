@@ -1,6 +1,7 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { pageMessage, type PageMessage } from '../../shared/messages';
 import type { UploadPageBoot } from '../../shared/uploadPage';
+import { LOADER_WORDS } from '../../shared/i18n/loaderWords';
 import type { StringKey } from '../../shared/i18n/strings';
 import { stringTable } from '../../shared/i18n/tables';
 import { RTL_LANGUAGES, type WidgetLanguage } from '../../shared/widgetConfig';
@@ -55,9 +56,9 @@ export function sendUploadPage(res: ServerResponse, boot: UploadPageBoot, public
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(boot.strings.dialog)}</title>
+<title>${escapeHtml(boot.strings.dialog ?? LOADER_WORDS[boot.lang].dialog)}</title>
 ${assets.styles.map((name) => `<link rel="stylesheet" href="${ASSETS_PATH}/${name}">\n`).join('')}<script type="application/json" id="upload-boot">${jsonForScript(boot)}</script>
-<script type="module" src="${ASSETS_PATH}/${assets.script}"></script>
+${assets.locales[boot.lang] ? `<link rel="modulepreload" href="${ASSETS_PATH}/${assets.locales[boot.lang]}">\n` : ''}<script type="module" src="${ASSETS_PATH}/${assets.script}"></script>
 </head>
 <body><div id="app"></div></body>
 </html>

@@ -1,4 +1,3 @@
-import { stringTable } from '../../shared/i18n/tables';
 import type { UploadPageBoot } from '../../shared/uploadPage';
 import type { ServiceContext } from '../context';
 import { ApiError, isApiError } from '../errors';
@@ -45,7 +44,7 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
         hostOrigin: request.hostOrigin,
         form: request.form,
         lang: request.lang,
-        strings: stringTable(request.lang, request.strings),
+        strings: request.strings,
         look: request.look,
         tusEndpoint: `${service.config.publicUrl}${TUS_PATH}/`,
         ticket: uploads.issueTicket({ appId: request.app.appId, appSecret: request.secret, videoId, maxFileSize, needHandleSpecial: request.needHandleSepcial }),

@@ -1,4 +1,13 @@
-import type { UploadEndKind, UploadSuccessInfo, UploadWidgetError, UploadWidgetHandle, WidgetForm } from '../../shared/widgetConfig';
+import {
+  languageOf,
+  WIDGET_LANGUAGES,
+  type UploadEndKind,
+  type UploadSuccessInfo,
+  type UploadWidgetError,
+  type UploadWidgetHandle,
+  type WidgetForm,
+  type WidgetLanguage,
+} from '../../shared/widgetConfig';
 import type { Container } from './container';
 import type * as ErrorPage from './errorPage';
 import { linkToPage, type PageLink } from './messaging';
@@ -7,20 +16,22 @@ import type { openOverlay } from './overlay';
 import { uploadPageUrl } from '../../shared/uploadPage';
 import { randomChannel } from './pageUrl';
 import type { openPopup } from './popup';
-import type * as Texts from './texts';
 import type { LoaderTexts } from './texts';
 import { checkConfig, RULES, type OverlayRules } from './validateConfig';
 
 /**
  * The parts of the loader that not every open needs, each its own ES module beside the loaders
  * (dist/Scripts/UploadWidget/<name>.js): the overlay (every overlay open, and the popup's
- * fallback when a blocker refuses the window) and the error page (a refused configuration).
+ * fallback when a blocker refuses the window), the error page (a refused configuration) and the
+ * loader's words in the widget's language (every open).
  */
-interface LoaderParts {
+type LoaderParts = {
   overlay: typeof Overlay;
   errorPage: typeof ErrorPage;
-  texts: typeof Texts;
-}
+} & {
+  /** One language's words: ten languages' would not fit the loader's budget. */
+  [L in WidgetLanguage as `texts-${L}`]: { texts(strings: unknown): LoaderTexts };
+};
 
 export interface WidgetTarget {
   /** The service's base URL, no trailing slash. */
@@ -37,8 +48,8 @@ export interface WidgetTarget {
   popup?: typeof openPopup | undefined;
   /** The overlay, when this build carries it: opened at once; without it, the overlay part is imported when needed. */
   overlay?: typeof openOverlay | undefined;
-  /** The loader's words, when this build carries them; without them, the `texts` part is imported at each open. */
-  texts?: typeof Texts | undefined;
+  /** The loader's words in every language, when this build carries them; without them, the language's `texts-<lang>` part is imported at each open. */
+  texts?: ((lang: WidgetLanguage, strings: unknown) => LoaderTexts) | undefined;
 }
 
 /** One throwing handler must not break the widget or the other handlers. */
@@ -62,12 +73,12 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   const config = check.ok ? check.config : undefined;
   // checkConfig has thrown unless `raw` is an object.
   const { lang, strings } = raw as { lang?: unknown; strings?: unknown };
-  let texts: LoaderTexts | undefined;
-  const wordsOf = (part: typeof Texts) => (texts = part.loaderTexts(lang, win.navigator.language, strings));
-  if (target.texts) wordsOf(target.texts);
+  // The configured `lang` when it is one we speak (even when another option is wrong, as on the service), else the browser's.
+  const chosen = WIDGET_LANGUAGES.includes(lang as never) ? (lang as WidgetLanguage) : languageOf(win.navigator.language);
+  let texts = target.texts?.(chosen, strings);
   // Resolves with the words, which whatever shows them waits for. A widget closed before they
   // come reports its closing in English.
-  const words = texts ? Promise.resolve(texts) : target.part('texts').then(wordsOf);
+  const words = texts ? Promise.resolve(texts) : target.part(`texts-${chosen}`).then((part) => (texts = part.texts(strings)));
   words.catch(() => {});
   const closedMessage = () => texts?.closed ?? 'Closed before a file was uploaded.';
   const channel = randomChannel();

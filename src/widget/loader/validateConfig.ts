@@ -52,7 +52,7 @@ export const BOOLEAN: Rule = [typeIs('boolean'), 'true or false'];
 /**
  * The options the service checks too, in PAGE_OPTIONS order (the first problem is the one the
  * service would report). The look (`theme`, `accentColor`, `radius`) is only checked to be
- * strings, and `strings` an object, here: the service checks the values (106 on its error page), which keeps their lists
+ * strings, and `strings` to be small enough, here: the service checks the values (106 on its error page), which keeps their lists
  * and patterns out of the popup loader's bytes.
  */
 export const RULES: Record<PageOption, Rule> = {
@@ -66,9 +66,10 @@ export const RULES: Record<PageOption, Rule> = {
   theme: STRING,
   accentColor: STRING,
   radius: STRING,
-  // The service checks each text (106); here only what it travels as: JSON on the page's address,
-  // which a server refuses outright (431, no error page) past about 16 KB.
-  strings: [(value) => !!value && typeof value === 'object' && !Array.isArray(value) && encodeURIComponent(JSON.stringify(value)).length <= 8e3, 'an object of texts by key, at most 8000 bytes as URL-encoded JSON'],
+  // The service checks the texts and their shape (106); here only their size: they travel as JSON
+  // on the page's address, which a server or proxy refuses outright (414, 431: no error page)
+  // past 8 to 16 KB.
+  strings: [(value) => encodeURIComponent(JSON.stringify(value)).length <= 8e3, 'at most 8000 bytes as URL-encoded JSON'],
 };
 
 /** The checks of the overlay-only options (overlayRules.ts), given by the builds that open the overlay. */

@@ -17,7 +17,7 @@ const BOOT: UploadPageBoot = {
   hostOrigin: 'http://host.test',
   form: 'overlay',
   lang: 'en',
-  strings: stringTable('en'),
+  strings: {},
   tusEndpoint: 'http://service.test/UploadWidget/tus',
   ticket: 'ticket-1',
   maxFileSize: 2 * 1024 ** 3,
@@ -59,7 +59,8 @@ function setup(
   let clock = 0;
   render(
     <App
-      boot={{ ...BOOT, strings: stringTable(boot.lang ?? BOOT.lang), ...boot }}
+      boot={{ ...BOOT, ...boot }}
+      strings={stringTable(boot.lang ?? BOOT.lang, boot.strings)}
       host={host}
       startUpload={startUpload}
       fingerprint={async (file) => `print-of-${file.name}`}

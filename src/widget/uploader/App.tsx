@@ -1,5 +1,6 @@
 import type { Ref } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { StringTable } from '../../shared/i18n/strings';
 import type { ResumeState, UploadPageBoot } from '../../shared/uploadPage';
 import { PROCESSED_STATUSES, type UploadProgressInfo } from '../../shared/widgetConfig';
 import { discardUpload } from './discardUpload';
@@ -22,6 +23,8 @@ import { VideoStatus } from '../../shared/videoStatus';
 
 export interface AppProps {
   boot: UploadPageBoot;
+  /** Every text of the page's language, the `strings` option's in place (pageTexts.ts). */
+  strings: StringTable;
   host: HostLink;
   startUpload: StartUpload;
   fingerprint(file: File): Promise<string>;
@@ -60,10 +63,10 @@ interface Notice {
   text: string;
 }
 
-export function App({ boot, host, startUpload, fingerprint, now = () => performance.now(), autoRetryMs = 10_000, discard = discardUpload, preview, processingStatus = fetchProcessingStatus, statusPollMs = 5000, handles: givenHandles }: AppProps) {
+export function App({ boot, strings, host, startUpload, fingerprint, now = () => performance.now(), autoRetryMs = 10_000, discard = discardUpload, preview, processingStatus = fetchProcessingStatus, statusPollMs = 5000, handles: givenHandles }: AppProps) {
   // The service picks the language: the config's `lang`, else the browser's (Accept-Language).
   const lang = boot.lang;
-  const t = useMemo(() => textsFor(boot.strings), [boot.strings]);
+  const t = useMemo(() => textsFor(strings), [strings]);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [notice, setNotice] = useState<Notice | null>(null);
   const [question, setQuestion] = useState<Question | null>(null);

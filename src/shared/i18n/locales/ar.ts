@@ -1,4 +1,14 @@
+import type { LoaderWords } from '../loaderWords';
 import type { PageTexts } from '../strings';
+
+/** The loader's words (loaderWords.ts). */
+export const AR_WORDS: LoaderWords = {
+  dialog: 'رفع فيديو',
+  close: 'إغلاق',
+  closed: 'أُغلقت النافذة قبل رفع أي ملف.',
+  errorHeading: 'تعذّر بدء الرفع',
+  adviceSetting: 'يستطيع مالك الموقع تصحيح هذا الإعداد.',
+};
 
 /** Laid out right to left (RTL_LANGUAGES); file names and figures inside keep their own direction. */
 export const AR: PageTexts = {

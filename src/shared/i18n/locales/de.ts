@@ -1,4 +1,14 @@
+import type { LoaderWords } from '../loaderWords';
 import type { PageTexts } from '../strings';
+
+/** The loader's words (loaderWords.ts). */
+export const DE_WORDS: LoaderWords = {
+  dialog: 'Video hochladen',
+  close: 'Schließen',
+  closed: 'Geschlossen, bevor eine Datei hochgeladen wurde.',
+  errorHeading: 'Der Upload kann nicht beginnen',
+  adviceSetting: 'Der Betreiber der Website kann diese Einstellung korrigieren.',
+};
 
 export const DE: PageTexts = {
   title: 'Video hochladen',

@@ -1,9 +1,19 @@
+import type { LoaderWords } from '../loaderWords';
 import type { PageTexts } from '../strings';
+
+/** The loader's words (loaderWords.ts). */
+export const EN_WORDS: LoaderWords = {
+  dialog: 'Upload video',
+  close: 'Close',
+  closed: 'Closed before a file was uploaded.',
+  errorHeading: 'The upload cannot start',
+  adviceSetting: 'The site owner can fix this setting.',
+};
 
 /**
  * The English texts: the reference every other language covers key for key, with the same
  * `{placeholders}` (i18n.test.ts). The key list, with these texts, is docs/widget.md's table of
- * `strings` keys. The loader's own few words are in loaderWords.ts.
+ * `strings` keys, the loader's words above included.
  */
 export const EN: PageTexts = {
   title: 'Upload a video',

@@ -1,4 +1,14 @@
+import type { LoaderWords } from '../loaderWords';
 import type { PageTexts } from '../strings';
+
+/** The loader's words (loaderWords.ts). */
+export const ES_WORDS: LoaderWords = {
+  dialog: 'Subir vídeo',
+  close: 'Cerrar',
+  closed: 'Se cerró antes de subir ningún archivo.',
+  errorHeading: 'No se puede iniciar la subida',
+  adviceSetting: 'El propietario del sitio puede corregir este ajuste.',
+};
 
 export const ES: PageTexts = {
   title: 'Subir un vídeo',

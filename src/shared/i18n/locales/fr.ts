@@ -1,4 +1,14 @@
+import type { LoaderWords } from '../loaderWords';
 import type { PageTexts } from '../strings';
+
+/** The loader's words (loaderWords.ts). */
+export const FR_WORDS: LoaderWords = {
+  dialog: 'Envoyer une vidéo',
+  close: 'Fermer',
+  closed: 'Fermé avant l’envoi d’un fichier.',
+  errorHeading: 'L’envoi ne peut pas commencer',
+  adviceSetting: 'Le responsable du site peut corriger ce réglage.',
+};
 
 export const FR: PageTexts = {
   title: 'Envoyer une vidéo',

@@ -1,4 +1,14 @@
+import type { LoaderWords } from '../loaderWords';
 import type { PageTexts } from '../strings';
+
+/** The loader's words (loaderWords.ts). */
+export const JA_WORDS: LoaderWords = {
+  dialog: '動画をアップロード',
+  close: '閉じる',
+  closed: 'ファイルをアップロードする前に閉じられました。',
+  errorHeading: 'アップロードを開始できません',
+  adviceSetting: 'この設定はサイト管理者が修正できます。',
+};
 
 export const JA: PageTexts = {
   title: '動画をアップロード',

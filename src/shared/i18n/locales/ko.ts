@@ -1,4 +1,14 @@
+import type { LoaderWords } from '../loaderWords';
 import type { PageTexts } from '../strings';
+
+/** The loader's words (loaderWords.ts). */
+export const KO_WORDS: LoaderWords = {
+  dialog: '동영상 업로드',
+  close: '닫기',
+  closed: '파일을 업로드하기 전에 닫혔습니다.',
+  errorHeading: '업로드를 시작할 수 없습니다',
+  adviceSetting: '사이트 관리자가 이 설정을 수정할 수 있습니다.',
+};
 
 export const KO: PageTexts = {
   title: '동영상 업로드',

@@ -1,4 +1,14 @@
+import type { LoaderWords } from '../loaderWords';
 import type { PageTexts } from '../strings';
+
+/** The loader's words (loaderWords.ts). */
+export const PT_BR_WORDS: LoaderWords = {
+  dialog: 'Enviar vídeo',
+  close: 'Fechar',
+  closed: 'Fechado antes de enviar um arquivo.',
+  errorHeading: 'Não é possível iniciar o envio',
+  adviceSetting: 'O responsável pelo site pode corrigir esta configuração.',
+};
 
 export const PT_BR: PageTexts = {
   title: 'Enviar um vídeo',

@@ -1,4 +1,14 @@
+import type { LoaderWords } from '../loaderWords';
 import type { PageTexts } from '../strings';
+
+/** The loader's words (loaderWords.ts). */
+export const ZH_CN_WORDS: LoaderWords = {
+  dialog: '上传视频',
+  close: '关闭',
+  closed: '窗口已关闭，未上传文件。',
+  errorHeading: '无法开始上传',
+  adviceSetting: '请网站管理员修正设置。',
+};
 
 export const ZH_CN: PageTexts = {
   title: '上传视频',

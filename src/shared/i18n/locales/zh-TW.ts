@@ -1,4 +1,14 @@
+import type { LoaderWords } from '../loaderWords';
 import type { PageTexts } from '../strings';
+
+/** The loader's words (loaderWords.ts). */
+export const ZH_TW_WORDS: LoaderWords = {
+  dialog: '上傳影片',
+  close: '關閉',
+  closed: '視窗已關閉，未上傳檔案。',
+  errorHeading: '無法開始上傳',
+  adviceSetting: '請網站管理員修正設定。',
+};
 
 export const ZH_TW: PageTexts = {
   title: '上傳影片',
