@@ -15,6 +15,7 @@ const dist = resolve(import.meta.dirname, '../dist');
 
 interface ManifestChunk {
   file: string;
+  src?: string;
   isEntry?: boolean;
   isDynamicEntry?: boolean;
   css?: string[];
