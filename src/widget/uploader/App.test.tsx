@@ -656,3 +656,20 @@ describe('uploader: overlay keys', () => {
     await waitFor(() => expect(leave()).toBe(false));
   });
 });
+
+describe('uploader: the `strings` option', () => {
+  it('shows a replaced text as text, never as HTML, with its values filled in', async () => {
+    const { upload } = setup({ strings: { choose: 'Pick <b>your</b> clip', uploading: 'Sending {name} now' } });
+    expect(screen.getByText('Pick <b>your</b> clip')).toBeTruthy();
+    choose(video(), 'Pick <b>your</b> clip');
+    await upload();
+    expect(document.querySelector('b')).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('Sending clip.mp4 now');
+  });
+
+  it('speaks Arabic from its own table', () => {
+    setup({ lang: 'ar' });
+    expect(screen.getByRole('heading', { name: 'رفع فيديو' })).toBeTruthy();
+    expect(screen.getByLabelText('اختر ملف فيديو')).toBeTruthy();
+  });
+});
