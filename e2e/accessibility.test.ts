@@ -102,8 +102,10 @@ describe('axe finds no violation in Arabic, right to left', () => {
     expect(await popup.evaluate(() => document.documentElement.dir)).toBe('rtl');
     expect(await violations(popup), 'idle').toEqual([]);
     const throttle = await throttleUploads(context, popup, 512 * 1024);
-    await chooseFile(popup, video);
-    await waitForProgress(popup, 5);
+    const [chooser] = await Promise.all([popup.waitForEvent('filechooser'), popup.getByRole('button', { name: 'اختر مقطعك' }).click()]);
+    await chooser.setFiles(video);
+    const bar = popup.getByRole('progressbar', { name: 'تقدّم الرفع' });
+    await expect.poll(async () => Number((await bar.count()) && (await bar.getAttribute('aria-valuenow'))), { timeout: 60_000 }).toBeGreaterThanOrEqual(5);
     expect(await violations(popup), 'uploading').toEqual([]);
     await throttle.lift();
 
