@@ -34,6 +34,7 @@ export type {
   WidgetLanguage,
   WidgetTheme,
 } from '../shared/widgetConfig';
+export type { StringKey, WidgetStrings } from '../shared/i18n/strings';
 
 /** Whether `done` rejected with the widget's own error: checks `name`, since `instanceof` fails across windows. */
 export function isUploadWidgetError(error: unknown): error is UploadWidgetError {

@@ -100,5 +100,5 @@ export function placeholdersOf(text: string): string[] {
 }
 
 /** The keys of the upload page's and the service's error page's texts (locales/), the rest being the loader's. */
-export type PageKey = Exclude<StringKey, keyof LoaderWords>;
+type PageKey = Exclude<StringKey, keyof LoaderWords>;
 export type PageTexts = Record<PageKey, string>;
