@@ -22,6 +22,8 @@ const hostPage = (path: string, config: object): Promise<Page> => world.openHost
 /** The page's `ErrorCode : …` line, as a reader of its visible text sees it (one line of its own). */
 async function pageText(where: Page | Frame): Promise<string | undefined> {
   await where.waitForLoadState('load');
+  // The loader writes its own page once its parts (the page, its words) have come.
+  await where.getByText(/^ErrorCode : /).first().waitFor();
   return errorLineOf(await where.locator('body').innerText());
 }
 
@@ -94,8 +96,8 @@ describe('the service refuses the configuration with the ErrorCode page', () => 
   });
 });
 
-/** What the loader may fetch without asking the service anything: its own parts (the error page, and the overlay's layer). */
-const onlyExtras = (urls: string[]) => urls.filter((url) => !/\/Scripts\/UploadWidget\/(errorPage|overlay)\.js$/.test(url));
+/** What the loader may fetch without asking the service anything: its own parts (the error page, the overlay's layer, its words in one language). */
+const onlyExtras = (urls: string[]) => urls.filter((url) => !/\/Scripts\/UploadWidget\/(errorPage|overlay|texts-[\w-]+)\.js$/.test(url));
 
 describe('the loader refuses a configuration it can check itself, without asking the service', () => {
   it('a missing videoId shows the ErrorCode page and sends nothing to the service but a fetch of the loader\'s error page part', async () => {

@@ -10,12 +10,17 @@ export const dist = resolve(import.meta.dirname, '../dist');
 
 interface ManifestChunk {
   file: string;
+  src?: string;
   isEntry?: boolean;
   isDynamicEntry?: boolean;
   css?: string[];
 }
 
-/** The upload page's files (under dist/), from the manifest Vite wrote: its code, styles and the transport it imports after first paint. */
+/**
+ * The upload page's files (under dist/), from the manifest Vite wrote: its code, styles, and the
+ * chunks it imports: the transport after first paint, and its language's texts, of which a page
+ * loads only its own (English here).
+ */
 export function uploadPageFiles(): { code: string; styles: string[]; transport: string[] } {
   const manifest = resolve(dist, 'upload/.vite/manifest.json');
   if (!existsSync(manifest)) throw new Error('missing dist/upload/.vite/manifest.json: run `npm run build` first');
@@ -24,14 +29,16 @@ export function uploadPageFiles(): { code: string; styles: string[]; transport: 
   return {
     code: `upload/${entry.file}`,
     styles: (entry.css ?? []).map((css) => `upload/${css}`),
-    transport: chunks.filter((chunk) => chunk.isDynamicEntry).map((chunk) => `upload/${chunk.file}`),
+    transport: chunks
+      .filter((chunk) => chunk.isDynamicEntry && (!chunk.src?.startsWith('src/shared/i18n/locales/') || chunk.src.endsWith('/en.ts')))
+      .map((chunk) => `upload/${chunk.file}`),
   };
 }
 
 /** The files a first overlay open fetches besides the page's HTML (which the service renders). */
 export function firstOverlayOpenFiles(): string[] {
   const page = uploadPageFiles();
-  return ['Scripts/UploadWidget/initUploadABoxWidget.js', 'Scripts/UploadWidget/overlay.js', page.code, ...page.styles, ...page.transport];
+  return ['Scripts/UploadWidget/initUploadABoxWidget.js', 'Scripts/UploadWidget/overlay.js', 'Scripts/UploadWidget/texts-en.js', page.code, ...page.styles, ...page.transport];
 }
 
 function built(file: string): string {

@@ -1,17 +1,9 @@
-import type { SignedOptions, UploadSuccessInfo, UploadWidgetError, UploadWidgetHandle, WidgetLanguage } from '../../shared/widgetConfig';
+import { languageOf, WIDGET_LANGUAGES, type SignedOptions, type UploadSuccessInfo, type UploadWidgetError, type UploadWidgetHandle, type WidgetLanguage } from '../../shared/widgetConfig';
 import type { Container } from './container';
 import { emit, openWidget, type WidgetTarget } from './openUpload';
 import type { openOverlay } from './overlay';
 import type { openPopup } from './popup';
-import { loaderTexts } from './texts';
 import { checkConfig } from './validateConfig';
-
-/** The waiting line, and the failure when `config()` rejects, in each language the loader speaks. */
-const TEXTS: Record<WidgetLanguage, [preparing: string, failed: string]> = {
-  en: ['Preparing the upload…', 'The upload could not be prepared.'],
-  'zh-CN': ['正在准备上传…', '无法准备上传。'],
-  'zh-TW': ['正在準備上傳…', '無法準備上傳。'],
-};
 
 /** Stand-ins for the signed options while `config()` runs, so the rest is checked inside the click. */
 const PENDING = { appId: '-', timestamp: '-', token: '-', videoId: '-' };
@@ -21,6 +13,9 @@ const widgetError = (message: string, kind: UploadWidgetError['kind'], code?: st
 
 type Opener = Required<Pick<WidgetTarget, 'popup' | 'overlay'>>;
 
+/** The npm module's target: it carries every part and every language's words. */
+type ModuleTarget = WidgetTarget & Opener & Required<Pick<WidgetTarget, 'texts'>>;
+
 /**
  * `openUpload` with `config` (DeferredConfig), in the npm module only: the script loaders stay
  * within their byte budget without it. The container opens at once, inside the click, with a
@@ -28,13 +23,14 @@ type Opener = Required<Pick<WidgetTarget, 'popup' | 'overlay'>>;
  * gets it back from its popup or overlay opener) exactly as if it had been given the whole
  * configuration. A rejection closes the container and reports reason `config`.
  */
-export function openDeferred(raw: Record<string, unknown>, target: WidgetTarget & Opener, win: Window = window): UploadWidgetHandle {
+export function openDeferred(raw: Record<string, unknown>, target: ModuleTarget, win: Window = window): UploadWidgetHandle {
   const { config, ...given } = raw;
   if (typeof config !== 'function') throw new TypeError('openUpload: `config` must be a function returning a promise of the signed options');
   // Programmer errors (an unknown option, a handler that is not a function) throw here, as without `config`.
   const first = checkConfig({ ...given, ...PENDING }, target.form, target.overlayRules);
-  const texts = loaderTexts(given.lang, win.navigator.language);
-  const [preparing, failed] = TEXTS[texts.lang];
+  const lang = WIDGET_LANGUAGES.includes(given.lang as never) ? (given.lang as WidgetLanguage) : languageOf(win.navigator.language);
+  const texts = target.texts(lang, given.strings);
+  const { configWaiting: preparing, configFailed: failed } = texts;
 
   let resolveDone!: (info: UploadSuccessInfo) => void;
   let rejectDone!: (reason: UploadWidgetError) => void;

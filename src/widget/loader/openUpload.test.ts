@@ -1,12 +1,14 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hostMessage, pageMessage, type PageMessage, type WithoutEnvelope } from '../../shared/messages';
+import { LOADER_WORDS } from '../../shared/i18n/loaderWords';
 import { UPLOAD_PAGE_PATH } from '../../shared/uploadPage';
 import * as errorPage from './errorPage';
 import { openWidget, type WidgetTarget } from './openUpload';
 import * as overlay from './overlay';
 import { OVERLAY_RULES } from './overlayRules';
 import { openPopup } from './popup';
+import { loaderTexts } from './texts';
 
 const SERVICE = 'http://service.test';
 /** Every part at hand, as the npm module has them; the script loaders' own are tested in e2e. */
@@ -14,7 +16,8 @@ const PARTS: Omit<WidgetTarget, 'serviceBase' | 'form'> = {
   popup: openPopup,
   overlay: overlay.openOverlay,
   overlayRules: OVERLAY_RULES,
-  part: (name) => Promise.resolve({ overlay, errorPage }[name]),
+  texts: (lang, strings) => loaderTexts(LOADER_WORDS[lang], lang, strings),
+  part: ((name: 'overlay' | 'errorPage') => Promise.resolve({ overlay, errorPage }[name])) as WidgetTarget['part'],
 };
 const AUTH = { appId: 'app-a', timestamp: '1700000000', token: '0123456789abcdef0123456789abcdef', videoId: 'v-1' };
 

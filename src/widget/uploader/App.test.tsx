@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostMessage, PageMessage, WithoutEnvelope } from '../../shared/messages';
+import { stringTable } from '../../shared/i18n/tables';
 import type { UploadPageBoot } from '../../shared/uploadPage';
 import { App } from './App';
 import type { HostLink } from './hostLink';
@@ -16,6 +17,7 @@ const BOOT: UploadPageBoot = {
   hostOrigin: 'http://host.test',
   form: 'overlay',
   lang: 'en',
+  strings: {},
   tusEndpoint: 'http://service.test/UploadWidget/tus',
   ticket: 'ticket-1',
   maxFileSize: 2 * 1024 ** 3,
@@ -58,6 +60,7 @@ function setup(
   render(
     <App
       boot={{ ...BOOT, ...boot }}
+      strings={stringTable(boot.lang ?? BOOT.lang, boot.strings)}
       host={host}
       startUpload={startUpload}
       fingerprint={async (file) => `print-of-${file.name}`}
@@ -495,5 +498,22 @@ describe('uploader: overlay keys', () => {
     await waitFor(() => expect(leave()).toBe(true));
     fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
     await waitFor(() => expect(leave()).toBe(false));
+  });
+});
+
+describe('uploader: the `strings` option', () => {
+  it('shows a replaced text as text, never as HTML, with its values filled in', async () => {
+    const { upload } = setup({ strings: { choose: 'Pick <b>your</b> clip', uploading: 'Sending {name} now' } });
+    expect(screen.getByText('Pick <b>your</b> clip')).toBeTruthy();
+    choose(video(), 'Pick <b>your</b> clip');
+    await upload();
+    expect(document.querySelector('b')).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('Sending clip.mp4 now');
+  });
+
+  it('speaks Arabic from its own table', () => {
+    setup({ lang: 'ar' });
+    expect(screen.getByRole('heading', { name: 'رفع فيديو' })).toBeTruthy();
+    expect(screen.getByLabelText('اختر ملف فيديو')).toBeTruthy();
   });
 });

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
+import type { StringTable } from '../../shared/i18n/strings';
 import type { UploadPageBoot } from '../../shared/uploadPage';
 import { AskPanel } from './AskPanel';
 import { ChoosePanel } from './ChoosePanel';
@@ -19,6 +20,8 @@ import type { previewVideo } from './videoPreview';
 
 export interface AppProps {
   boot: UploadPageBoot;
+  /** Every text of the page's language, the `strings` option's in place (pageTexts.ts). */
+  strings: StringTable;
   host: HostLink;
   startUpload: StartUpload;
   fingerprint(file: File): Promise<string>;
@@ -42,10 +45,10 @@ export interface AppProps {
 const performanceNow = () => performance.now();
 
 /** The uploader's layout: the state machine (useUploadMachine) decides, this only shows it and sends events. */
-export function App({ boot, host, startUpload, fingerprint, now = performanceNow, autoRetryMs = 10_000, discard = discardUpload, preview, processingStatus = fetchProcessingStatus, statusPollMs = 5000, handles: givenHandles }: AppProps) {
+export function App({ boot, strings, host, startUpload, fingerprint, now = performanceNow, autoRetryMs = 10_000, discard = discardUpload, preview, processingStatus = fetchProcessingStatus, statusPollMs = 5000, handles: givenHandles }: AppProps) {
   // The overlay's iframe is third-party: its storage is partitioned or refused, so only the popup keeps handles.
   const handles = useMemo(() => givenHandles ?? (boot.form === 'popup' ? browserHandleStore() : undefined), [givenHandles, boot.form]);
-  const { model, send, setup, meter } = useUploadMachine({ boot, host, startUpload, fingerprint, now, autoRetryMs, discard, processingStatus, statusPollMs, handles });
+  const { model, send, setup, meter } = useUploadMachine({ boot, strings, host, startUpload, fingerprint, now, autoRetryMs, discard, processingStatus, statusPollMs, handles });
   // The service picks the language: the config's `lang`, else the browser's (Accept-Language).
   const t = setup.texts;
   const { state } = model;

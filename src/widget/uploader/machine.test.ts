@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ResumeState } from '../../shared/uploadPage';
 import { textsFor } from './i18n';
+import { stringTable } from '../../shared/i18n/tables';
 import {
   askingNow,
   initialModel,
@@ -18,7 +19,7 @@ import {
 } from './machine';
 import { DIAGRAM_MARKERS, stateDiagram } from './stateDiagram';
 
-const SETUP: MachineSetup = { videoId: 'video-1', maxFileSize: 2 * 1024 ** 3, texts: textsFor('en') };
+const SETUP: MachineSetup = { videoId: 'video-1', maxFileSize: 2 * 1024 ** 3, texts: textsFor(stringTable('en', {})) };
 const file = (name = 'clip.mp4', size = 1000, type = 'video/mp4'): FileLike => ({ name, size, type });
 const CLIP = file();
 const STORED: ResumeState = { uploadUrl: 'http://service.test/UploadWidget/tus/u-1', offset: 400, size: 1000, fileName: 'clip.mp4', fingerprint: 'print-of-clip.mp4' };

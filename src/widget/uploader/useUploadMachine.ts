@@ -3,6 +3,7 @@ import type { UploadPageBoot } from '../../shared/uploadPage';
 import type { UploadProgressInfo } from '../../shared/widgetConfig';
 import type { FileHandle, HandleStore } from './fileHandles';
 import type { HostLink } from './hostLink';
+import type { StringTable } from '../../shared/i18n/strings';
 import { textsFor } from './i18n';
 import { initialModel, reduce, type Effect, type MachineSetup, type Model, type UploadEvent } from './machine';
 import { SpeedMeter } from './speedMeter';
@@ -20,6 +21,8 @@ export type Send = (event: UploaderEvent) => void;
 /** What the machine's effects are done with: the page's links to tus, the host, the service and the browser. */
 export interface UploadWiring {
   boot: UploadPageBoot;
+  /** Every text of the page's language, the `strings` option's in place. */
+  strings: StringTable;
   host: HostLink;
   startUpload: StartUpload;
   fingerprint(file: File): Promise<string>;
@@ -49,8 +52,8 @@ async function check(file: File, fingerprint: UploadWiring['fingerprint']): Prom
  * does: the host's messages, the retry after a network failure, the kept handle at opening.
  */
 export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; send: Send; setup: MachineSetup; meter: SpeedMeter } {
-  const { boot, host, startUpload, fingerprint, now, autoRetryMs, discard, processingStatus, statusPollMs, handles } = wiring;
-  const setup = useMemo<MachineSetup>(() => ({ videoId: boot.videoId, maxFileSize: boot.maxFileSize, texts: textsFor(boot.lang) }), [boot.videoId, boot.maxFileSize, boot.lang]);
+  const { boot, strings, host, startUpload, fingerprint, now, autoRetryMs, discard, processingStatus, statusPollMs, handles } = wiring;
+  const setup = useMemo<MachineSetup>(() => ({ videoId: boot.videoId, maxFileSize: boot.maxFileSize, texts: textsFor(strings) }), [boot.videoId, boot.maxFileSize, strings]);
   const [model, setModel] = useState<UploaderModel>(() => initialModel(boot.resume));
   // The model as of the last event, for events that arrive before the next render.
   const current = useRef(model);
