@@ -5,7 +5,8 @@ import { ApiError } from '../errors';
 import type { BucketName } from '../storage/quotaBuckets';
 import type { Stores } from '../storage/stores';
 import { TICKET_LIFETIME_SECONDS } from '../upload/ticket';
-import { freshBucket, spendToken, type BucketLimit } from './tokenBucket';
+import { freshBucket, takeTokens, type BucketLimit } from './tokenBucket';
+import { TokenLeases } from './tokenLeases';
 
 /** An app's limits with the service-wide defaults applied; undefined is no limit. */
 export interface AppLimits {
@@ -40,29 +41,35 @@ const IN_FLIGHT_WINDOW_MS = TICKET_LIFETIME_SECONDS * 1000;
 const IN_FLIGHT_RETRY_SECONDS = 30;
 
 /**
- * Per service, until when each bucket (of an app, at a limit) is known to hold no token. Nothing
- * but time adds tokens, so until then a refusal is repeated here without asking the database:
- * an app hammering past its quota costs no transaction, and nothing the bucket would refuse is
- * admitted. Keyed by the service so that services in one process (tests) stay apart.
+ * Per service, its leases of the shared buckets and the refusals it last gave. Keyed by the
+ * service so that services in one process (tests) stay apart, as instances do.
  */
-const knownEmpty = new WeakMap<ServiceContext, Map<string, number>>();
+const perService = new WeakMap<ServiceContext, { leases: TokenLeases; refusals: Map<string, ApiError> }>();
 
-function tooMany(field: keyof AppQuota, retryAfterSeconds: number): ApiError {
-  return new ApiError('TOO_MANY_REQUESTS', `over the app's ${field} quota; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+/**
+ * The refusal for `field` with `Retry-After` `seconds`: made once and thrown again while the
+ * wait in whole seconds is the same, since an app hammering past its quota gets the same answer
+ * many times a second and each new error would capture a stack trace.
+ */
+function tooMany(refusals: Map<string, ApiError>, key: string, field: keyof AppQuota, retryAfterMs: number): ApiError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const known = refusals.get(key);
+  if (known?.retryAfterSeconds === retryAfterSeconds) return known;
+  const error = new ApiError('TOO_MANY_REQUESTS', `over the app's ${field} quota; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+  refusals.set(key, error);
+  return error;
 }
 
 async function spend(service: ServiceContext, appId: string, bucket: BucketName, limit: BucketLimit, field: keyof AppQuota): Promise<void> {
-  const now = service.now();
-  let empty = knownEmpty.get(service);
-  if (!empty) knownEmpty.set(service, (empty = new Map()));
-  // The limit is part of the key: a quota raised by a reload of APPS_FILE is not held back by an old refusal.
-  const key = JSON.stringify([appId, bucket, limit.perSecond, limit.size]);
-  const until = empty.get(key);
-  if (until !== undefined && now < until) throw tooMany(field, Math.max(1, Math.ceil((until - now) / 1000)));
-  const outcome = await service.stores.quotaBuckets.settle(appId, bucket, freshBucket(limit, now), (state) => spendToken(state, limit, now));
-  if (outcome.granted) return;
-  empty.set(key, now + outcome.retryAfterMs);
-  throw tooMany(field, outcome.retryAfterSeconds);
+  let mine = perService.get(service);
+  if (!mine) perService.set(service, (mine = { leases: new TokenLeases(service.now), refusals: new Map() }));
+  // The limit is part of the key: a quota changed by a reload of APPS_FILE starts a bucket of its own here.
+  const key = `${appId}\n${bucket}\n${limit.perSecond}\n${limit.size}`;
+  const outcome = await mine.leases.spend(key, limit, async (wanted) => {
+    const now = service.now();
+    return service.stores.quotaBuckets.settle(appId, bucket, freshBucket(limit, now), (state) => takeTokens(state, limit, now, wanted));
+  });
+  if (!outcome.granted) throw tooMany(mine.refusals, key, field, outcome.retryAfterMs);
 }
 
 /**
