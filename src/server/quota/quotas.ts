@@ -84,10 +84,23 @@ export async function chargeRequest(service: ServiceContext, app: AppRecord): Pr
 
 /**
  * What the app stores or has reserved: its uploads (sources, and the declared length of those
- * under way, but `exceptVideoId`'s unfinished one, which a new upload replaces) and its renditions.
+ * under way, but `exceptVideoId`'s unfinished one, which a new upload replaces), the sources the
+ * service downloaded for it, and its renditions.
  */
 async function storedBytes(stores: Stores, appId: string, exceptVideoId: string): Promise<number> {
-  return (await stores.uploads.bytesOfApp(appId, exceptVideoId)) + (await stores.videos.renditionBytesOfApp(appId));
+  return (await stores.uploads.bytesOfApp(appId, exceptVideoId)) + (await stores.videos.storedBytesOfApp(appId));
+}
+
+/**
+ * How many bytes a source the service downloads for the app may take before its `storageBytes`
+ * quota is full (0 when it is), or undefined without a quota. Measured when the download starts:
+ * the download is cut, and fails, when its bytes pass this (download.ts, `storage-quota`).
+ */
+export async function downloadRoom(service: ServiceContext, appId: string): Promise<number | undefined> {
+  const app = service.apps.get(appId);
+  const limit = app && appLimits(app, service.config.quotaDefaults).storageBytes;
+  if (limit === undefined) return undefined;
+  return Math.max(0, limit - (await storedBytes(service.stores, appId, '')));
 }
 
 /** Refuses (507/113) a new video of an app whose `storageBytes` are all used. */
