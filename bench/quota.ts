@@ -38,14 +38,28 @@ function read(service: TestService, appId: string): LoadRequest {
 
 const sleep = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 
-/** The quiet app's reads for MEASURE_MS, while `hammer` (when given) sends `appId`'s from NOISY_CLIENTS clients. */
-async function measure(service: TestService, quiet: LoadClient, noisy: LoadClient, appId?: string): Promise<[LoadFigures, LoadFigures | undefined]> {
+interface Run {
+  quiet: LoadFigures;
+  /** The hammering app's figures, when one hammered. */
+  noisy: LoadFigures | undefined;
+  /**
+   * CPU time of this process (the service; the bench itself only waits) per request answered,
+   * in µs: what a request costs the service, which the machine's other work shifts less than latency.
+   */
+  cpuPerRequestUs: number;
+}
+
+/** The quiet app's reads for MEASURE_MS, while (when `appId` is given) NOISY_CLIENTS clients send `appId`'s. */
+async function measure(service: TestService, quiet: LoadClient, noisy: LoadClient, appId?: string): Promise<Run> {
+  const cpu = process.cpuUsage();
   const hammering = appId
     ? runLoad(noisy, { requests: [read(service, appId)], total: UNBOUNDED, concurrency: NOISY_CLIENTS, timeLimitMs: HEAD_START_MS + MEASURE_MS })
     : undefined;
   if (hammering) await sleep(HEAD_START_MS);
   const measured = await runLoad(quiet, { requests: [read(service, 'quiet')], total: UNBOUNDED, concurrency: 1, timeLimitMs: MEASURE_MS });
-  return [measured, await hammering];
+  const hammered = await hammering;
+  const { user, system } = process.cpuUsage(cpu);
+  return { quiet: measured, noisy: hammered, cpuPerRequestUs: (user + system) / (measured.requests + (hammered?.requests ?? 0)) };
 }
 
 /** Each figure's median over the rounds. */
@@ -54,9 +68,9 @@ function medianOf(runs: readonly LoadFigures[]): LoadFigures {
   return { requests: pick('requests'), failures: pick('failures'), perSecond: pick('perSecond'), p50: pick('p50'), p95: pick('p95'), p99: pick('p99') };
 }
 
-function row(name: string, clients: number, figures: LoadFigures): (string | number)[] {
+function row(name: string, clients: number, figures: LoadFigures, cpuUs: number[] | undefined): (string | number)[] {
   const { requests, failures, perSecond, p50, p95, p99 } = figures;
-  return [name, clients, requests, failures, fixed(perSecond, 0), fixed(p50, 2), fixed(p95, 2), fixed(p99, 2)];
+  return [name, clients, requests, failures, fixed(perSecond, 0), fixed(p50, 2), fixed(p95, 2), fixed(p99, 2), cpuUs ? fixed(median(cpuUs), 0) : ''];
 }
 
 export async function quotaBench(): Promise<void> {
@@ -70,33 +84,31 @@ export async function quotaBench(): Promise<void> {
     // A warm-up, so no measured run pays for the first compilations.
     await runLoad(quiet, { requests: [read(service, 'quiet')], total: 500, concurrency: 1, timeLimitMs: MEASURE_MS });
     await runLoad(noisy, { requests: [read(service, 'unlimited')], total: 500, concurrency: NOISY_CLIENTS, timeLimitMs: MEASURE_MS });
-    const runs = { alone: [] as LoadFigures[], throttled: [] as LoadFigures[], noisy: [] as LoadFigures[], unthrottled: [] as LoadFigures[], unlimited: [] as LoadFigures[] };
+    const runs = { alone: [] as Run[], throttled: [] as Run[], unthrottled: [] as Run[] };
     for (let round = 0; round < ROUNDS; round++) {
-      runs.alone.push((await measure(service, quiet, noisy))[0]);
-      const [throttled, noisyFigures] = await measure(service, quiet, noisy, 'noisy');
-      runs.throttled.push(throttled);
-      runs.noisy.push(noisyFigures!);
-      const [unthrottled, unlimitedFigures] = await measure(service, quiet, noisy, 'unlimited');
-      runs.unthrottled.push(unthrottled);
-      runs.unlimited.push(unlimitedFigures!);
+      runs.alone.push(await measure(service, quiet, noisy));
+      runs.throttled.push(await measure(service, quiet, noisy, 'noisy'));
+      runs.unthrottled.push(await measure(service, quiet, noisy, 'unlimited'));
     }
-    const alone = medianOf(runs.alone);
-    const throttled = medianOf(runs.throttled);
-    const unthrottled = medianOf(runs.unthrottled);
+    const quietOf = (list: Run[]) => medianOf(list.map((run) => run.quiet));
+    const noisyOf = (list: Run[]) => medianOf(list.map((run) => run.noisy!));
+    const cpuOf = (list: Run[]) => list.map((run) => run.cpuPerRequestUs);
+    const [alone, throttled, unthrottled] = [quietOf(runs.alone), quietOf(runs.throttled), quietOf(runs.unthrottled)];
     printTable(
-      ['run', 'clients', 'requests', 'refused or failed', 'req/s', 'p50', 'p95', 'p99'],
+      ['run', 'clients', 'requests', 'refused or failed', 'req/s', 'p50', 'p95', 'p99', 'service CPU µs/request'],
       [
-        row('quiet app alone', 1, alone),
-        row('quiet app beside the throttled one', 1, throttled),
-        row('  noisy app (requestsPerSecond 50)', NOISY_CLIENTS, medianOf(runs.noisy)),
-        row('quiet app beside one without quota', 1, unthrottled),
-        row('  unlimited app', NOISY_CLIENTS, medianOf(runs.unlimited)),
+        row('quiet app alone', 1, alone, cpuOf(runs.alone)),
+        row('quiet app beside the throttled one', 1, throttled, undefined),
+        row('  noisy app (requestsPerSecond 50)', NOISY_CLIENTS, noisyOf(runs.throttled), cpuOf(runs.throttled)),
+        row('quiet app beside one without quota', 1, unthrottled, undefined),
+        row('  unlimited app', NOISY_CLIENTS, noisyOf(runs.unthrottled), cpuOf(runs.unthrottled)),
       ],
     );
     const ratio = (figures: LoadFigures) => fixed(figures.p99 / alone.p99, 2);
-    console.log(`\nquiet app's p99 per round (ms): alone ${runs.alone.map((run) => fixed(run.p99, 2)).join(', ')}; beside the throttled app ${runs.throttled.map((run) => fixed(run.p99, 2)).join(', ')}`);
+    const p99s = (list: Run[]) => list.map((run) => fixed(run.quiet.p99, 2)).join(', ');
+    console.log(`\nquiet app's p99 per round (ms): alone ${p99s(runs.alone)}; beside the throttled app ${p99s(runs.throttled)}; beside the unthrottled one ${p99s(runs.unthrottled)}`);
     console.log(
-      `quiet app's p99 beside the throttled app / alone: ${ratio(throttled)} (aim: at most 1.20); beside the unthrottled one / alone: ${ratio(unthrottled)}; medians of ${ROUNDS} rounds of ${MEASURE_MS / 1000} s, latencies in ms`,
+      `quiet app's p99 beside the throttled app / alone: ${ratio(throttled)} (aim: at most 1.20); beside the unthrottled one / alone: ${ratio(unthrottled)}; medians of ${ROUNDS} rounds of ${MEASURE_MS / 1000} s, latencies in ms; CPU per request answered in the run, both apps' (the hammering rows)`,
     );
   } finally {
     quiet.stop();

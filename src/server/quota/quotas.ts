@@ -41,6 +41,15 @@ const IN_FLIGHT_WINDOW_MS = TICKET_LIFETIME_SECONDS * 1000;
 const IN_FLIGHT_RETRY_SECONDS = 30;
 
 /**
+ * A request of an app whose bucket this instance already knows empty (it was refused before and
+ * did not wait for Retry-After) is answered after a pause until the bucket could grant again, at
+ * most this long. A client honouring Retry-After (at least 1 s) never meets it; 20 clients that
+ * resend at once are slowed to one request each per pause instead of as many refusals as the
+ * service can write, which would take the event loop from every other app (bench/quota.ts).
+ */
+const MAX_REFUSAL_PAUSE_MS = 1000;
+
+/**
  * Per service, its leases of the shared buckets and the refusals it last gave. Keyed by the
  * service so that services in one process (tests) stay apart, as instances do.
  */
@@ -69,7 +78,10 @@ async function spend(service: ServiceContext, appId: string, bucket: BucketName,
     const now = service.now();
     return service.stores.quotaBuckets.settle(appId, bucket, freshBucket(limit, now), (state) => takeTokens(state, limit, now, wanted));
   });
-  if (!outcome.granted) throw tooMany(mine.refusals, key, field, outcome.retryAfterMs);
+  if (outcome.granted) return;
+  // Slows an app that does not wait for Retry-After, so it cannot take the event loop from others.
+  if (outcome.known) await new Promise((wake) => setTimeout(wake, Math.min(outcome.retryAfterMs, MAX_REFUSAL_PAUSE_MS)));
+  throw tooMany(mine.refusals, key, field, outcome.retryAfterMs);
 }
 
 /**

@@ -40,9 +40,9 @@ describe('leases of a shared token bucket', () => {
     const shared = sharedBucket(limit, clock);
     const leases = new TokenLeases(() => clock.now);
     for (let i = 0; i < 5; i++) await leases.spend('k', limit, shared.take);
-    expect(await leases.spend('k', limit, shared.take)).toEqual({ granted: false, retryAfterMs: 100 });
+    expect(await leases.spend('k', limit, shared.take)).toEqual({ granted: false, retryAfterMs: 100, known: false });
     clock.now = 60;
-    expect(await leases.spend('k', limit, shared.take)).toEqual({ granted: false, retryAfterMs: 40 });
+    expect(await leases.spend('k', limit, shared.take)).toEqual({ granted: false, retryAfterMs: 40, known: true });
     expect(shared.trips).toHaveLength(2);
     clock.now = 100;
     expect(await leases.spend('k', limit, shared.take)).toEqual({ granted: true });

@@ -15,8 +15,11 @@ export const LEASE_LIFETIME_MS = 1000;
 /** The shared bucket's answer to "take up to `wanted` tokens" (quotaBuckets.settle with takeTokens). */
 export type TakeFromBucket = (wanted: number) => Promise<{ granted: true; taken: number } | { granted: false; retryAfterMs: number }>;
 
-/** What a spend comes to: granted, or refused until the shared bucket could refill a lease. */
-export type LeaseOutcome = { granted: true } | { granted: false; retryAfterMs: number };
+/**
+ * What a spend comes to: granted, or refused until the shared bucket could refill a lease;
+ * `known` when the instance already knew the bucket empty (a request of an app that did not wait).
+ */
+export type LeaseOutcome = { granted: true } | { granted: false; retryAfterMs: number; known: boolean };
 
 /** One bucket as this instance holds it. */
 interface Held {
@@ -52,6 +55,7 @@ export class TokenLeases {
   async spend(key: string, limit: BucketLimit, take: TakeFromBucket): Promise<LeaseOutcome> {
     let held = this.held.get(key);
     if (!held) this.held.set(key, (held = { tokens: 0, expiresAt: 0, emptyUntil: 0, taking: undefined }));
+    let known = true;
     for (;;) {
       const now = this.now();
       if (now >= held.expiresAt) held.tokens = 0;
@@ -59,8 +63,9 @@ export class TokenLeases {
         held.tokens -= 1;
         return { granted: true };
       }
-      if (now < held.emptyUntil) return { granted: false, retryAfterMs: held.emptyUntil - now };
+      if (now < held.emptyUntil) return { granted: false, retryAfterMs: held.emptyUntil - now, known };
       if (!held.taking) held.taking = this.takeLease(held, limit, take).finally(() => (held.taking = undefined));
+      known = false;
       await held.taking;
     }
   }
