@@ -80,7 +80,8 @@ async function spend(service: ServiceContext, appId: string, bucket: BucketName,
   });
   if (outcome.granted) return;
   // Slows an app that does not wait for Retry-After, so it cannot take the event loop from others.
-  if (outcome.known) await new Promise((wake) => setTimeout(wake, Math.min(outcome.retryAfterMs, MAX_REFUSAL_PAUSE_MS)));
+  // The pause is the Retry-After it was told (whole seconds, at least 1), so resending early gains nothing.
+  if (outcome.known) await new Promise((wake) => setTimeout(wake, Math.min(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)) * 1000, MAX_REFUSAL_PAUSE_MS)));
   throw tooMany(mine.refusals, key, field, outcome.retryAfterMs);
 }
 
