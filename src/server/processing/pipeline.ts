@@ -136,7 +136,8 @@ export async function retryFailedStep(stores: Stores, videoId: string, now: numb
   return stores.transaction(async (tx) => {
     const video = await tx.videos.get(videoId);
     const kind = (Object.keys(JOB_STEPS) as JobKind[]).find((candidate) => JOB_STEPS[candidate].failed === video?.status);
-    if (!video || !kind || !(await tx.videos.transition(videoId, [video.status], JOB_STEPS[kind].waiting, '', now))) return { refused: video?.status };
+    if (!video || !kind || !(await tx.videos.transition(videoId, [video.status], JOB_STEPS[kind].waiting, '', now)))
+      return { refused: video?.status };
     await tx.jobs.enqueue({ videoId, appId: video.appId, kind }, now);
     return { retried: kind };
   });

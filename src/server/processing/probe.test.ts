@@ -14,9 +14,16 @@ describe('describeMedia', () => {
 
   it('swaps width and height for a quarter turn, from a display matrix or an old rotate tag', () => {
     const turned = { ...videoStream, side_data_list: [{ side_data_type: 'Display Matrix', rotation: -90 }] };
-    expect(describeMedia(json({ streams: [turned], format: { duration: '1' } }))).toMatchObject({ displayWidth: 1080, displayHeight: 1920 });
+    expect(describeMedia(json({ streams: [turned], format: { duration: '1' } }))).toMatchObject({
+      displayWidth: 1080,
+      displayHeight: 1920,
+    });
     const tagged = { ...videoStream, tags: { rotate: '270' } };
-    expect(describeMedia(json({ streams: [tagged], format: { duration: '1' } }))).toMatchObject({ displayWidth: 1080, displayHeight: 1920, rotation: 270 });
+    expect(describeMedia(json({ streams: [tagged], format: { duration: '1' } }))).toMatchObject({
+      displayWidth: 1080,
+      displayHeight: 1920,
+      rotation: 270,
+    });
   });
 
   it('applies a non-square sample aspect ratio (anamorphic DVD)', () => {

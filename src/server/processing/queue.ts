@@ -30,7 +30,8 @@ const DEFAULT_RUNNERS: Record<JobKind, JobRunner> = {
       // Its size, counted against the app's storageBytes as an upload's is, read before keep() may move it to S3.
       const { size } = await stat(join(space.dir, file));
       await space.keep(file);
-      if (!(await markSourceStored(service, video.id, file, { downloadedBytes: size }))) throw new Error(`video left status ${VideoStatus.Downloading} during its download`);
+      if (!(await markSourceStored(service, video.id, file, { downloadedBytes: size })))
+        throw new Error(`video left status ${VideoStatus.Downloading} during its download`);
     } finally {
       await space.dispose();
     }
@@ -69,7 +70,8 @@ async function resumeCutOffJobs(service: ServiceContext, before: number): Promis
     if (job.attempts >= MAX_JOB_ATTEMPTS) {
       const reason = `interrupted ${job.attempts} times; given up`;
       await service.stores.transaction(async (tx) => {
-        if (await tx.jobs.finish(job, 'failed', reason, now, fence)) await markProcessed(service, job.videoId, [step.working, step.waiting], step.failed, reason, tx);
+        if (await tx.jobs.finish(job, 'failed', reason, now, fence))
+          await markProcessed(service, job.videoId, [step.working, step.waiting], step.failed, reason, tx);
       });
       continue;
     }
@@ -86,7 +88,13 @@ async function resumeCutOffJobs(service: ServiceContext, before: number): Promis
       tx.afterCommit(() => service.signals.emit('jobQueued', job.videoId));
       return true;
     });
-    if (requeued) service.log.warn('processing job resumed after an interruption', { jobId: job.id, videoId: job.videoId, kind: job.kind, attempts: job.attempts });
+    if (requeued)
+      service.log.warn('processing job resumed after an interruption', {
+        jobId: job.id,
+        videoId: job.videoId,
+        kind: job.kind,
+        attempts: job.attempts,
+      });
   }
 }
 
@@ -181,11 +189,13 @@ export class ProcessingWorker {
       jobs.renew(entry.job, leaseUntil, now).then(
         (held) => {
           if (held) entry.job.leaseUntil = leaseUntil;
-          else if (!entry.controller.signal.aborted) entry.controller.abort(new LeaseLostError('its lease ran out and another instance took the job back'));
+          else if (!entry.controller.signal.aborted)
+            entry.controller.abort(new LeaseLostError('its lease ran out and another instance took the job back'));
         },
         // Unrenewed, the lease runs out and another instance resumes the job; this one then stops it.
         (error: unknown) => {
-          if (!service.outages.answer(error)) service.log.warn('processing job lease not renewed', { jobId: entry.job.id, videoId: entry.job.videoId, error: String(error) });
+          if (!service.outages.answer(error))
+            service.log.warn('processing job lease not renewed', { jobId: entry.job.id, videoId: entry.job.videoId, error: String(error) });
         },
       );
     }
@@ -209,7 +219,8 @@ export class ProcessingWorker {
         // A busy or failing database must not end the process; the next poll tries again.
         // A lost database or a full disk is one line per outage (Outages), not one per poll.
         .catch((error: unknown) => {
-          if (!this.service.outages.answer(error)) this.service.log.error('processing queue could not claim a job', { error: String(error) });
+          if (!this.service.outages.answer(error))
+            this.service.log.error('processing queue could not claim a job', { error: String(error) });
         })
         .finally(() => {
           this.filling = false;
@@ -250,12 +261,13 @@ export class ProcessingWorker {
       // its lease runs out and it is resumed, as after a crash.
       const done = this.execute(job, controller.signal)
         .catch((error: unknown) => {
-          if (!service.outages.answer(error)) service.log.error('processing job outcome not recorded', { jobId: job.id, videoId: job.videoId, error: String(error) });
+          if (!service.outages.answer(error))
+            service.log.error('processing job outcome not recorded', { jobId: job.id, videoId: job.videoId, error: String(error) });
         })
         .finally(() => {
-        this.running.delete(job.id);
-        this.wake();
-      });
+          this.running.delete(job.id);
+          this.wake();
+        });
       this.running.set(job.id, { job, controller, done });
     }
   }
@@ -308,7 +320,8 @@ export class ProcessingWorker {
       await service.outages.withReserve(() =>
         service.stores.transaction(async (tx) => {
           // Only while this claim still holds the job: a new holder may be working on the video.
-          if (await tx.jobs.finish(job, 'failed', reason, service.now())) await markProcessed(service, job.videoId, [step.working], step.failed, reason, tx);
+          if (await tx.jobs.finish(job, 'failed', reason, service.now()))
+            await markProcessed(service, job.videoId, [step.working], step.failed, reason, tx);
         }),
       );
       return 'failed';

@@ -56,7 +56,12 @@ async function transcodeRenditions(
   const renditions = chooseRenditions(info.displayWidth, info.displayHeight);
   const outputs = renditions.map((rendition) => ({ rendition, path: join(work, rendition.file) }));
   await runMediaTool(service.config.ffmpegPath, transcodeArgs(source, outputs, threads, service.config.maxSourcePixels), signal, ledger);
-  return renditions.map((rendition) => ({ file: rendition.file, bitrate: rendition.videoKbps, label: rendition.label, height: rendition.size }));
+  return renditions.map((rendition) => ({
+    file: rendition.file,
+    bitrate: rendition.videoKbps,
+    label: rendition.label,
+    height: rendition.size,
+  }));
 }
 
 /**
@@ -73,7 +78,8 @@ export async function transcodeVideo(service: ServiceContext, video: Video, stop
     await transcodeWithin(service, video, AbortSignal.any([stop, limit]));
   } catch (error) {
     // The service stopping re-queues the job; running out of time ends it in status 7.
-    if (limit.aborted && !stop.aborted) throw new Error(`transcoding took longer than TRANSCODE_TIMEOUT_MS (${service.config.transcodeTimeoutMs} ms)`);
+    if (limit.aborted && !stop.aborted)
+      throw new Error(`transcoding took longer than TRANSCODE_TIMEOUT_MS (${service.config.transcodeTimeoutMs} ms)`);
     throw error;
   }
 }
