@@ -108,8 +108,9 @@ describe('uploads in S3', () => {
     expect(second.resume).toMatchObject({ uploadUrl: url, offset: part, size: noisy.length });
     await uploadWithClient(second, noisy, url);
     const uploadId = url.split('/').pop()!;
-    expect(sha256(await object(uploadId))).toBe(sha256(noisy));
+    // The multipart upload was completed at the source's key: one object of the upload's size, no copy.
     expect(sha256(await object(`media/${videoId}/source.mp4`))).toBe(sha256(noisy));
+    expect(await keys(uploadId)).toEqual([`${uploadId}.info`]);
     expect(readdirSync(service.dataDir)).not.toContain('uploads');
     // needHandleSepcial: the source itself, byte for byte, becomes the one play file.
     expect(await statusOf(videoId, [VideoStatus.Normal, VideoStatus.TranscodingFailed])).toBe(VideoStatus.Normal);
@@ -140,7 +141,7 @@ describe('two instances’ upload stores on one bucket', () => {
   // apart, so these calls come one after the other as the PATCHes of a balanced upload would.
   const newId = () => randomBytes(16).toString('hex');
   const instances = () => {
-    return [bucketUploads(new Bucket(bucketSettings)).store, bucketUploads(new Bucket(bucketSettings)).store] as const;
+    return [bucketUploads(new Bucket(bucketSettings), 4).store, bucketUploads(new Bucket(bucketSettings), 4).store] as const;
   };
 
   it('take turns writing one upload: each sees the other’s offset, and the object ends byte for byte', async () => {
@@ -303,7 +304,7 @@ describe('a bucket lost while the service runs', () => {
     expect(served.status).toBe(206);
     expect((await tusHead(midwayUrl, midway.ticket)).headers.get('upload-offset')).toBe('1000000');
     expect((await tusPatch(midwayUrl, midway.ticket, 1_000_000, noisy.subarray(1_000_000))).status).toBe(204);
-    expect(sha256(await object(midwayUrl.split('/').pop()!))).toBe(sha256(noisy));
+    expect(sha256(await object(`media/${midway.videoId}/source.mp4`))).toBe(sha256(noisy));
     expect((await fetch(`${service.address}/readyz`)).status).toBe(200);
     await uploadWithClient(boot, clip);
     expect(await statusOf(other, [VideoStatus.Normal, VideoStatus.TranscodingFailed])).toBe(VideoStatus.Normal);

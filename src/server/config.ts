@@ -80,6 +80,8 @@ export interface ServiceConfig {
   callbackConcurrency: number;
   /** `S3_*`: uploads, play files and pictures in a bucket in place of DATA_DIR; undefined keeps them on local disk. */
   s3: S3Settings | undefined;
+  /** `S3_PART_CONCURRENCY`: parts of one upload sent to the bucket at once (with `S3_BUCKET` only). */
+  s3PartConcurrency: number;
   /** `LOG_LEVEL` */
   logLevel: LogLevel;
   /**
@@ -234,6 +236,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     callbackTimeoutMs: setting(env, 'CALLBACK_TIMEOUT_MS'),
     callbackConcurrency: setting(env, 'CALLBACK_CONCURRENCY'),
     s3: s3Settings(env),
+    s3PartConcurrency: setting(env, 'S3_PART_CONCURRENCY'),
     logLevel: setting(env, 'LOG_LEVEL'),
     ops: opsSettings(env),
     quotaDefaults: quotaDefaults(env),

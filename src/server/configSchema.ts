@@ -246,6 +246,12 @@ export const SETTINGS = {
     default: false,
     doc: '`1` addresses the bucket as `<endpoint>/<bucket>` rather than `<bucket>.<endpoint>` (MinIO and most self-hosted servers).',
   }),
+  S3_PART_CONCURRENCY: integer({
+    default: 4,
+    min: 1,
+    max: 32,
+    doc: 'Parts of one upload sent to the bucket at once while its PATCH still arrives; the service then buffers at most this many parts plus one (8 MiB each, or more past 8 GB) in its temporary folder per upload. Used only with `S3_BUCKET` ([storage.md](storage.md#what-s3-costs)).',
+  }),
   TIME_ZONE: text({
     default: 'Asia/Shanghai',
     range: 'an IANA time zone',

@@ -25,8 +25,8 @@ async function preflight(config: ServiceConfig): Promise<void> {
 }
 
 /**
- * @tus/s3-store buffers each part of a PATCH, and an upload's incomplete last part, in
- * `os.tmpdir()` with the umask's mode; uploaded bytes are as private as `DATA_DIR`, so with S3 the
+ * The bucket's tus store (upload/bucketStore.ts) buffers the parts of a PATCH being sent in
+ * `os.tmpdir()` (its files are 0600); uploaded bytes are as private as `DATA_DIR`, so with S3 the
  * process's temporary directory is a 0700 folder in it, emptied at start-up (a crash leaves
  * buffers behind). Only here, where one process runs one service: `TMPDIR` is process-wide.
  */

@@ -104,7 +104,9 @@ const uploadStores = new WeakMap<MediaFiles, DataStore>();
 function uploadStore({ context: { config, files } }: StoringService): DataStore {
   let store = uploadStores.get(files);
   if (!store) {
-    store = (files.bucket ? bucketUploads(files.bucket) : diskUploads(join(config.dataDir, 'uploads'), config.dataDir)).store;
+    store = (
+      files.bucket ? bucketUploads(files.bucket, config.s3PartConcurrency) : diskUploads(join(config.dataDir, 'uploads'), config.dataDir)
+    ).store;
     uploadStores.set(files, store);
   }
   return store;

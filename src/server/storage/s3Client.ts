@@ -8,7 +8,7 @@ import type { S3Settings } from '../config';
  * refused by several servers (Swift's s3api answers 501), and a short connect timeout, so a lost
  * bucket fails a request in seconds instead of holding it.
  */
-export function s3ClientConfig(settings: S3Settings): S3ClientConfig {
+function s3ClientConfig(settings: S3Settings): S3ClientConfig {
   // The SDK's multi-line notice about future Node versions would break the one-JSON-line-per-entry
   // log on stderr (the service runs on Node >= 20.19); an operator may still set it to 'false'.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -34,7 +34,7 @@ type Headers = Record<string, string>;
  * servers do not (400 without Content-MD5). The MD5 of the body is what every server takes.
  * Runs after the SDK's checksum step (same step, lower priority), so its headers are replaced.
  */
-export function useContentMd5ForDeleteObjects(client: S3Client): void {
+function useContentMd5ForDeleteObjects(client: S3Client): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const request = args.request as { headers?: Headers; body?: unknown };

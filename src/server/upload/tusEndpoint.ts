@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { EVENTS, Server, type DataStore, type Locker, type Upload } from '@tus/server';
+import { EVENTS, Server, type Locker, type Upload } from '@tus/server';
 import { NodeRequest } from 'srvx/node';
 import { TICKET_HEADER } from '../../shared/uploadPage';
 import type { ServiceContext } from '../context';
@@ -12,9 +12,11 @@ import { admitNewUpload } from './admission';
 import type { UploadFinisher } from './finisher';
 import { uncopiedBody } from './requestBody';
 import { verifyTicket, type TicketClaims } from './ticket';
+import { sourceFileName } from './sourceFile';
 import { tusErrorReply } from './tusErrors';
 import { checkMetadataText } from './tusMetadata';
 import { sendTusReply } from './tusReply';
+import type { UploadFiles } from './uploadFiles';
 
 /** The tus endpoint's path; upload URLs are `{PUBLIC_URL}/UploadWidget/files/<32 hex>`. */
 export const TUS_PATH = '/UploadWidget/files';
@@ -34,7 +36,7 @@ function newUploadId(): string {
 
 export interface TusEndpointDeps {
   service: ServiceContext;
-  store: DataStore;
+  files: UploadFiles;
   finisher: UploadFinisher;
   ticketKey: Buffer;
   /** Orders requests to one upload: within the process, or across instances (AdvisoryLocker). */
@@ -72,7 +74,7 @@ function checkCreationHeaders(headers: IncomingHttpHeaders, claims: TicketClaims
 }
 
 /**
- * The tus server (@tus/server with @tus/file-store under DATA_DIR/uploads, or @tus/s3-store in
+ * The tus server (@tus/server with @tus/file-store under DATA_DIR/uploads, or our BucketStore in
  * the S3 bucket) and the gate in front of
  * it. The gate runs for every method before tus sees the request, so its refusals are ordinary
  * JSON replies: no GET of stored files; a genuine, unexpired ticket; an upload URL only of the
@@ -81,7 +83,8 @@ function checkCreationHeaders(headers: IncomingHttpHeaders, claims: TicketClaims
  * The stores' expiry cleanup is never run: it would delete finished uploads.
  */
 export function createTusEndpoint(deps: TusEndpointDeps): Handler {
-  const { service, store, finisher, ticketKey, locker } = deps;
+  const { service, files, finisher, ticketKey, locker } = deps;
+  const { store } = files;
   const rows = service.stores.uploads;
   const claimsOf = (ticket: string | null | undefined) => verifyTicket(ticketKey, ticket, service.now(), service.apps);
   // Videos with a creation under way. tus runs onUploadCreate before the store makes the file, so
@@ -122,6 +125,13 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
     disableTerminationForFinishedUploads: true,
     async onUploadCreate(req, upload) {
       const claims = claimsOf(req.headers.get(TICKET_HEADER));
+      const fileName = metadataText(upload, 'filename', 255);
+      const fileType = metadataText(upload, 'filetype', 127);
+      // In S3 the bytes go straight to the video's source key (the name the finisher gives it), so
+      // finishing completes the multipart upload in place and copies nothing. tus hands this same
+      // upload to the store's create next.
+      const key = files.sourceKey(claims.videoId, sourceFileName(fileName, fileType));
+      if (key !== undefined) upload.storage = { type: 's3', path: key };
       // Checked again here, in one transaction with the insert, so two creations cannot both win.
       const replaced = await service.stores.transaction(async (tx) => {
         const existing = await admitNewUpload(tx, claims);
@@ -132,8 +142,8 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
           videoId: claims.videoId,
           appId: claims.appId,
           size: upload.size ?? 0,
-          fileName: metadataText(upload, 'filename', 255),
-          fileType: metadataText(upload, 'filetype', 127),
+          fileName,
+          fileType,
           fingerprint: metadataText(upload, 'fingerprint', 255),
           createdAt: service.now(),
         });
@@ -176,7 +186,7 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
     await sendTusReply(res, req.method ?? '', await tus.handleWeb(request), service.log);
   };
 
-  return async ({ req, res, url }) => {
+  const handle: Handler = async ({ req, res, url }) => {
     const method = req.method ?? 'GET';
     if (method === 'GET') throw new ApiError('METHOD_NOT_ALLOWED', 'stored uploads cannot be read back');
     if (!['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'].includes(method)) throw new ApiError('METHOD_NOT_ALLOWED', method);
@@ -213,7 +223,12 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
       if (!row) throw new ApiError('NOT_FOUND', 'no such upload');
       if (row.videoId !== claims.videoId || row.appId !== claims.appId)
         throw new ApiError('NO_PERMISSION', 'the upload belongs to another video');
+      // A client that lost the last PATCH's reply (a crash, a failed finish) asks its offset here:
+      // it is told "complete" only once the upload is the video's source.
+      if (method === 'HEAD' && row.finishedAt === null && (await finisher.isComplete(row.id))) await finisher.finish(row.id);
     }
     await passOn(req, res, appId);
   };
+  // Every store call of one request shares one read of the upload's state (bucketStore.ts).
+  return (context) => files.within(async () => handle(context));
 }

@@ -37,7 +37,7 @@ export interface UploadService {
 
 /** Upload bytes in the S3 bucket when the files live there, else in DATA_DIR/uploads. */
 function uploadFiles(service: ServiceContext): UploadFiles {
-  if (service.files.bucket) return bucketUploads(service.files.bucket);
+  if (service.files.bucket) return bucketUploads(service.files.bucket, service.config.s3PartConcurrency);
   const directory = join(service.config.dataDir, 'uploads');
   mkdirSync(directory, { recursive: true, mode: PRIVATE_DIR_MODE });
   return diskUploads(directory, service.config.dataDir);
@@ -48,7 +48,13 @@ export async function createUploadService(service: ServiceContext): Promise<Uplo
   const files = uploadFiles(service);
   const { store } = files;
   // Left by a crash between replacing an upload's row and removing its bytes, or by a creation whose row was rolled back.
-  const removed = await files.sweepStrays(async (id) => (await rows.get(id)) !== undefined);
+  const removed = await files.sweepStrays(
+    async (id) => (await rows.get(id)) !== undefined,
+    async (videoId) => {
+      const row = await rows.forVideo(videoId);
+      return row && row.finishedAt === null ? row.id : undefined;
+    },
+  );
   if (removed > 0) service.log.info('stray uploads removed at start-up', { uploads: removed });
   const finisher = new UploadFinisher(service, rows, files);
   const ticketKey = await loadTicketKey(service);
@@ -56,7 +62,7 @@ export async function createUploadService(service: ServiceContext): Promise<Uplo
   const locker = service.config.databaseUrl ? new AdvisoryLocker(service.config.databaseUrl) : new MemoryLocker();
 
   return {
-    tusHandler: createTusEndpoint({ service, store, finisher, ticketKey, locker }),
+    tusHandler: createTusEndpoint({ service, files, finisher, ticketKey, locker }),
     issueTicket({ appSecret, ...claims }) {
       return issueTicket(ticketKey, {
         ...claims,
@@ -70,7 +76,7 @@ export async function createUploadService(service: ServiceContext): Promise<Uplo
       if (!row || row.finishedAt !== null) return null;
       let offset: number;
       try {
-        offset = (await store.getUpload(row.id)).offset;
+        offset = (await files.within(() => store.getUpload(row.id))).offset;
       } catch (error) {
         if (isApiError(error)) throw error; // the bucket cannot be reached: not the same as gone
         return null; // the tus file is gone: the next upload replaces the row

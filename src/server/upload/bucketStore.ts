@@ -1,0 +1,376 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createReadStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import type { Readable } from 'node:stream';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListPartsCommand,
+  PutObjectCommand,
+  UploadPartCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { DataStore, ERRORS, TUS_RESUMABLE, Upload } from '@tus/server';
+import type { Bucket } from '../storage/bucket';
+import { sendInParts } from './partStream';
+
+/** S3's smallest part but the last; a shorter end of a PATCH waits in `<id>.part`. */
+const MIN_PART_BYTES = 5 * 1024 ** 2;
+/** The part size unless an upload is too large for 1000 of them. */
+const PREFERRED_PART_BYTES = 8 * 1024 ** 2;
+/** Swift's limit (S3's is 10 000); parts grow to fit. */
+const MAX_PARTS = 1000;
+
+interface StoredPart {
+  partNumber: number;
+  etag: string;
+  size: number;
+}
+
+/**
+ * What the bucket holds of one upload. `parts` are the multipart upload's parts 1…n without a gap
+ * (a part after a gap, left by a PATCH whose earlier part failed, holds no counted bytes and is
+ * sent again); `tail` is `<id>.part`, bytes too few for a part; `done` once the object exists.
+ */
+interface UploadState {
+  upload: Upload;
+  key: string;
+  multipartId: string;
+  parts: StoredPart[];
+  tail: Buffer | undefined;
+  /** The tail's length (known without its bytes after a write). */
+  tailSize: number;
+  done: boolean;
+}
+
+function offsetOf(state: UploadState): number {
+  if (state.done) return state.upload.size ?? 0;
+  return state.parts.reduce((sum, part) => sum + part.size, 0) + state.tailSize;
+}
+
+/** The bytes of an upload of `size` in each part: 8 MiB, or more when 1000 of those would not hold it. */
+function partBytesFor(size: number): number {
+  return Math.max(MIN_PART_BYTES, size <= PREFERRED_PART_BYTES * MAX_PARTS ? PREFERRED_PART_BYTES : Math.ceil(size / MAX_PARTS));
+}
+
+function errorName(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { name, Code } = error as { name?: unknown; Code?: unknown };
+  return typeof Code === 'string' ? Code : typeof name === 'string' ? name : undefined;
+}
+
+const isMissing = (error: unknown) => {
+  const name = errorName(error);
+  return (
+    name === 'NoSuchKey' ||
+    name === 'NotFound' ||
+    name === 'NoSuchUpload' ||
+    (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
+  );
+};
+
+/**
+ * The tus store for uploads in the bucket, in tusd's layout (`<id>.info` the upload's record with
+ * its multipart upload id, `<id>.part` an incomplete last part, one multipart upload per upload)
+ * with three differences from @tus/s3-store (docs/storage.md, "What S3 costs"; docs/decisions.md):
+ *
+ * - **The object's key is chosen at creation** (`upload.storage.path`, set by the creation hook to
+ *   the video's source key): CompleteMultipartUpload puts the source in place, nothing is copied.
+ * - **State is read once per request**: `.info`, ListParts and `.part` once each, kept for the
+ *   rest of the request (`within`), updated by the request's own writes, never kept past it
+ *   (instances take turns on one upload).
+ * - **Parts go out while the PATCH arrives**, at most `concurrency` at once (`partStream.ts`).
+ *
+ * An upload whose multipart upload is gone is complete only if its object exists with its size
+ * (not merely because ListParts says NoSuchUpload); one whose parts are all stored but not
+ * completed is completed by `complete` (the finisher), so a crash at any point between the last
+ * part and the finish leaves a resumable or finishable upload.
+ */
+export class BucketStore extends DataStore {
+  private readonly requests = new AsyncLocalStorage<Map<string, Promise<UploadState>>>();
+  private readonly client: S3Client;
+
+  constructor(
+    private readonly target: Bucket,
+    private readonly concurrency: number,
+  ) {
+    super();
+    this.extensions = ['creation', 'creation-with-upload', 'termination'];
+    this.client = target.client;
+  }
+
+  /** Runs `call` with a state cache of its own (or the caller's, when already inside one): one request's. */
+  within<T>(call: () => Promise<T>): Promise<T> {
+    return this.requests.getStore() ? call() : this.requests.run(new Map(), call);
+  }
+
+  private get bucket(): string {
+    return this.target.name;
+  }
+
+  /** An S3 call whose "the bucket is gone" becomes the 503 the client may retry. */
+  private async call<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw this.target.unavailable(error);
+    }
+  }
+
+  private remember(id: string, state: UploadState): void {
+    this.requests.getStore()?.set(id, Promise.resolve(state));
+  }
+
+  private forget(id: string): void {
+    this.requests.getStore()?.delete(id);
+  }
+
+  /** The upload's state, read from the bucket once per request. */
+  private state(id: string): Promise<UploadState> {
+    const cache = this.requests.getStore();
+    let state = cache?.get(id);
+    if (!state) {
+      state = this.call(() => this.readState(id));
+      cache?.set(id, state);
+      // A failed read is not kept: the request's next look reads again.
+      state.catch(() => this.forget(id));
+    }
+    return state;
+  }
+
+  private async readState(id: string): Promise<UploadState> {
+    const record = await this.readRecord(id);
+    const { upload, key, multipartId } = record;
+    let parts: StoredPart[];
+    try {
+      parts = await this.listParts(key, multipartId);
+    } catch (error) {
+      if (errorName(error) !== 'NoSuchUpload' && errorName(error) !== 'NoSuchKey') throw error;
+      // Completed, or aborted (by a lifecycle rule, or by hand): only the object can say which.
+      const size = await this.objectSize(key);
+      if (size === undefined || size !== upload.size) throw ERRORS.FILE_NOT_FOUND;
+      return { ...record, parts: [], tail: undefined, tailSize: 0, done: true };
+    }
+    const tail = await this.readTail(id);
+    return { ...record, parts, tail, tailSize: tail?.byteLength ?? 0, done: false };
+  }
+
+  /** `<id>.info`: the upload as tus knows it, with its multipart upload id in the object's metadata. */
+  private async readRecord(id: string): Promise<Pick<UploadState, 'upload' | 'key' | 'multipartId'>> {
+    let body: string;
+    let multipartId: string | undefined;
+    try {
+      const reply = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: `${id}.info` }));
+      body = await reply.Body!.transformToString();
+      multipartId = reply.Metadata?.['upload-id'];
+    } catch (error) {
+      if (isMissing(error)) throw ERRORS.FILE_NOT_FOUND;
+      throw error;
+    }
+    let saved: { size?: unknown; metadata?: Upload['metadata']; creation_date?: string; storage?: Upload['storage'] };
+    try {
+      saved = JSON.parse(body) as typeof saved;
+    } catch {
+      throw ERRORS.FILE_NOT_FOUND; // half-written by a crash, or not the store's
+    }
+    const size = Number(saved.size);
+    if (!multipartId || !Number.isSafeInteger(size)) throw ERRORS.FILE_NOT_FOUND;
+    const key = saved.storage?.path ?? id;
+    const upload = new Upload({
+      id,
+      size,
+      offset: 0,
+      metadata: saved.metadata,
+      creation_date: saved.creation_date,
+      storage: saved.storage,
+    });
+    return { upload, key, multipartId };
+  }
+
+  private async listParts(key: string, multipartId: string): Promise<StoredPart[]> {
+    const parts: StoredPart[] = [];
+    let marker: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListPartsCommand({ Bucket: this.bucket, Key: key, UploadId: multipartId, PartNumberMarker: marker }),
+      );
+      for (const part of page.Parts ?? [])
+        if (part.PartNumber !== undefined && part.ETag !== undefined)
+          parts.push({ partNumber: part.PartNumber, etag: part.ETag, size: part.Size ?? 0 });
+      marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
+    } while (marker);
+    parts.sort((a, b) => a.partNumber - b.partNumber);
+    const gap = parts.findIndex((part, index) => part.partNumber !== index + 1);
+    return gap === -1 ? parts : parts.slice(0, gap);
+  }
+
+  private async objectSize(key: string): Promise<number | undefined> {
+    try {
+      return (await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }))).ContentLength;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** `<id>.part`, read whole: it is shorter than a part (5 MiB). */
+  private async readTail(id: string): Promise<Buffer | undefined> {
+    try {
+      const reply = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: `${id}.part` }));
+      return Buffer.from(await reply.Body!.transformToByteArray());
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** The multipart upload id `<id>.info` names, or undefined when it names none (or is missing). */
+  async recordedMultipart(id: string): Promise<string | undefined> {
+    return this.call(() => this.readRecord(id)).then(
+      (record) => record.multipartId,
+      (error: unknown) => {
+        if (error === ERRORS.FILE_NOT_FOUND) return undefined;
+        throw error;
+      },
+    );
+  }
+
+  /** A multipart upload at `upload.storage.path` (the creation hook's choice; the id otherwise), then its record. */
+  override async create(upload: Upload): Promise<Upload> {
+    const key = upload.storage?.path ?? upload.id;
+    upload.creation_date = new Date().toISOString();
+    upload.storage = { type: 's3', path: key, bucket: this.bucket };
+    await this.call(async () => {
+      const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }));
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: `${upload.id}.info`,
+          Body: JSON.stringify(upload),
+          Metadata: { 'upload-id': UploadId!, 'tus-version': TUS_RESUMABLE },
+        }),
+      );
+      this.remember(upload.id, { upload, key, multipartId: UploadId!, parts: [], tail: undefined, tailSize: 0, done: false });
+    });
+    return upload;
+  }
+
+  override async getUpload(id: string): Promise<Upload> {
+    return this.within(async () => {
+      const state = await this.state(id);
+      return new Upload({ ...state.upload, offset: offsetOf(state) });
+    });
+  }
+
+  override async write(source: Readable, id: string, offset: number): Promise<number> {
+    return this.within(async () => {
+      const state = await this.state(id);
+      const size = state.upload.size ?? 0;
+      if (state.done || offsetOf(state) !== offset) throw ERRORS.INVALID_OFFSET;
+      const tail = state.tail;
+      const firstPart = (state.parts.at(-1)?.partNumber ?? 0) + 1;
+      let reached = offset - (tail?.byteLength ?? 0);
+      // The old `<id>.part` goes before the part that takes its bytes is sent: a crash in between
+      // loses bytes the client is then asked for again, where deleting it after would count them twice.
+      let tailDropped: Promise<unknown> | undefined;
+      const dropTail = () =>
+        (tailDropped ??= tail ? this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: `${id}.part` })) : Promise.resolve());
+      this.forget(id); // whatever happens below changes what the bucket holds
+      const sent = await this.call(() =>
+        sendInParts(
+          source,
+          { partBytes: partBytesFor(size), concurrency: this.concurrency, directory: tmpdir(), head: tail },
+          async (chunk): Promise<StoredPart | number> => {
+            reached += chunk.size;
+            if (chunk.size < MIN_PART_BYTES && reached !== size) {
+              // Too few bytes for a part: they wait in `<id>.part`. Begun with the old one's bytes,
+              // it replaces it; after a part took those, it comes once their deletion is done.
+              if (chunk.index > 0) await dropTail();
+              await this.client.send(
+                new PutObjectCommand({
+                  Bucket: this.bucket,
+                  Key: `${id}.part`,
+                  Body: createReadStream(chunk.path),
+                  ContentLength: chunk.size,
+                }),
+              );
+              return chunk.size;
+            }
+            if (chunk.index === 0) await dropTail();
+            const partNumber = firstPart + chunk.index;
+            const reply = await this.client.send(
+              new UploadPartCommand({
+                Bucket: this.bucket,
+                Key: state.key,
+                UploadId: state.multipartId,
+                PartNumber: partNumber,
+                Body: createReadStream(chunk.path),
+                ContentLength: chunk.size,
+              }),
+            );
+            return { partNumber, etag: reply.ETag!, size: chunk.size };
+          },
+        ),
+      );
+      const parts = [...state.parts, ...sent.filter((result) => typeof result !== 'number')];
+      const tailSize = sent.find((result) => typeof result === 'number') ?? 0;
+      const next: UploadState = { ...state, parts, tail: undefined, tailSize, done: false };
+      if (offsetOf(next) === size) {
+        await this.call(() => this.completeMultipart(next));
+        next.done = true;
+      }
+      this.remember(id, next);
+      return offsetOf(next);
+    });
+  }
+
+  private async completeMultipart(state: UploadState): Promise<void> {
+    await this.client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: this.bucket,
+        Key: state.key,
+        UploadId: state.multipartId,
+        MultipartUpload: { Parts: state.parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag })) },
+      }),
+    );
+  }
+
+  /**
+   * Puts a complete upload's object in place: nothing when it is there, CompleteMultipartUpload
+   * when every byte is in parts but the multipart upload was not completed (a crash, a failed
+   * finish). Returns the object's key.
+   */
+  async complete(id: string): Promise<string> {
+    return this.within(async () => {
+      const state = await this.state(id);
+      if (!state.done) {
+        if (offsetOf(state) !== state.upload.size || state.tailSize > 0) throw ERRORS.INVALID_OFFSET;
+        await this.call(() => this.completeMultipart(state));
+        this.remember(id, { ...state, done: true });
+      }
+      return state.key;
+    });
+  }
+
+  /** Aborts the multipart upload and deletes the record and the incomplete part; a complete object under the video's key stays. */
+  override async remove(id: string): Promise<void> {
+    await this.within(async () => {
+      const { key, multipartId } = await this.call(() => this.readRecord(id));
+      this.forget(id);
+      await this.call(async () => {
+        await this.client
+          .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: multipartId }))
+          .catch((error: unknown) => {
+            if (!isMissing(error)) throw error;
+          });
+        // An upload made before keys were chosen at creation keeps its bytes under its id.
+        const keys = key === id ? [id, `${id}.info`, `${id}.part`] : [`${id}.info`, `${id}.part`];
+        for (const name of keys) await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: name }));
+      });
+    });
+  }
+}
