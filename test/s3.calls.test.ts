@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TICKET_HEADER } from '../src/shared/uploadPage';
+import { VideoStatus } from '../src/shared/videoStatus';
+import { startS3, type TestS3 } from './support/s3';
+import { startS3Proxy, type S3Call, type S3Proxy } from './support/s3Proxy';
+import { startTestService, type TestService } from './support/service';
+import { openUploader, registerVideo, sha256, tusCreate, tusPatch } from './uploadHelpers';
+
+// What the tus endpoint asks of the bucket, counted on the wire by a recording proxy in front of a
+// real Swift with s3api: reads per PATCH, calls at the finish, parts in flight, temporary space.
+const MIB = 1024 * 1024;
+const PART = 8 * MIB;
+const CONCURRENCY = 2;
+let s3: TestS3;
+let proxy: S3Proxy;
+let service: TestService;
+let bucket: string;
+let work: string;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'ovu-s3calls-'));
+  s3 = await startS3();
+  const settings = await s3.newBucket();
+  bucket = settings.bucket;
+  proxy = await startS3Proxy(settings.endpoint!);
+  service = await startTestService({
+    env: { ...s3.env({ ...settings, endpoint: proxy.endpoint }), S3_PART_CONCURRENCY: String(CONCURRENCY) },
+    config: { maxUploadBytesFlash: 256 * MIB },
+  });
+}, 120_000);
+afterAll(async () => {
+  await service?.stop(true);
+  await proxy?.close();
+  await s3?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const READS = new Set(['GetObject', 'HeadObject', 'ListParts']);
+const describeCalls = (calls: S3Call[]) => calls.map((call) => `${call.op} ${call.key}`);
+
+async function objectsIn(prefix = ''): Promise<{ key: string; size: number }[]> {
+  const page = await s3.client().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+  return (page.Contents ?? []).map((entry) => ({ key: entry.Key!, size: entry.Size ?? 0 }));
+}
+
+async function openMultipartUploads(): Promise<number> {
+  return (await s3.client().send(new ListMultipartUploadsCommand({ Bucket: bucket }))).Uploads?.length ?? 0;
+}
+
+describe('S3 calls of an upload', () => {
+  it('reads each part of an upload’s state at most once per PATCH, and finishes with one call, copying nothing', async () => {
+    const bytes = randomBytes(20 * MIB + 1000);
+    const videoId = await registerVideo(service);
+    const boot = await openUploader(service, videoId);
+    const url = (await tusCreate(boot.tusEndpoint, boot.ticket, bytes.length)).headers.get('location')!;
+    const uploadId = url.split('/').pop()!;
+    const source = `media/${videoId}/source.mp4`;
+    // 3 MiB wait in `.part`; the next PATCH takes them into its first part and leaves 3 MiB again;
+    // the last sends one whole part and the short final one, then completes.
+    const cuts = [0, 3 * MIB, 11 * MIB, bytes.length];
+    const perPatch: S3Call[][] = [];
+    for (let index = 0; index + 1 < cuts.length; index++) {
+      const before = proxy.calls.length;
+      const reply = await tusPatch(url, boot.ticket, cuts[index]!, bytes.subarray(cuts[index], cuts[index + 1]));
+      expect(reply.status).toBe(204);
+      expect(reply.headers.get('upload-offset')).toBe(String(cuts[index + 1]));
+      perPatch.push(proxy.calls.slice(before));
+    }
+
+    for (const calls of perPatch) {
+      const reads = describeCalls(calls.filter((call) => READS.has(call.op)));
+      // `.info`, ListParts, `.part`: each once (tusd's S3 store reads more, docs/storage.md).
+      expect(reads).toEqual([`GetObject ${uploadId}.info`, `ListParts ${source}`, `GetObject ${uploadId}.part`]);
+    }
+    const last = perPatch.at(-1)!;
+    const lastPartEnd = Math.max(...last.filter((call) => call.op === 'UploadPart').map((call) => call.end!));
+    expect(describeCalls(last.filter((call) => call.start >= lastPartEnd))).toEqual([`CompleteMultipartUpload ${source}`]);
+    expect(proxy.calls.filter((call) => call.op === 'CopyObject' || call.op === 'UploadPartCopy')).toEqual([]);
+
+    expect((await service.context.stores.videos.get(videoId))!.status).not.toBe(VideoStatus.NotUploaded);
+    const stored = await s3.client().send(new GetObjectCommand({ Bucket: bucket, Key: source }));
+    expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(sha256(bytes));
+    // One object of the upload's size, its small record beside it, no multipart upload left open.
+    expect(await objectsIn(uploadId)).toEqual([{ key: `${uploadId}.info`, size: expect.any(Number) }]);
+    expect((await objectsIn()).filter((object) => object.size >= bytes.length)).toEqual([{ key: source, size: bytes.length }]);
+    expect(await openMultipartUploads()).toBe(0);
+  });
+
+  it('sends parts while the PATCH still arrives, at most S3_PART_CONCURRENCY at once, in bounded temporary space', async () => {
+    const size = 48 * MIB;
+    const bytes = randomBytes(size);
+    const videoId = await registerVideo(service);
+    const boot = await openUploader(service, videoId);
+    const url = (await tusCreate(boot.tusEndpoint, boot.ticket, size)).headers.get('location')!;
+    // A slow bucket: were reading not held back, parts would pile up in flight and on disk.
+    proxy.slow((call) => call.op === 'UploadPart', 400);
+    const before = proxy.calls.length;
+    let peakTemp = 0;
+    const sampler = setInterval(() => {
+      let total = 0;
+      for (const name of readdirSync(tmpdir()))
+        if (name.startsWith('ovu-part-'))
+          try {
+            total += statSync(join(tmpdir(), name)).size;
+          } catch {
+            // sent and removed meanwhile
+          }
+      peakTemp = Math.max(peakTemp, total);
+    }, 20);
+    let bodySent = Infinity;
+    let at = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (at >= size) {
+          bodySent = performance.now();
+          controller.close();
+          return;
+        }
+        controller.enqueue(bytes.subarray(at, at + MIB));
+        at += MIB;
+      },
+    });
+    const reply = await fetch(url, {
+      method: 'PATCH',
+      headers: {
+        'Tus-Resumable': '1.0.0',
+        'Upload-Offset': '0',
+        'Content-Type': 'application/offset+octet-stream',
+        [TICKET_HEADER]: boot.ticket,
+      },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    clearInterval(sampler);
+    expect(reply.status).toBe(204);
+    const parts = proxy.calls.slice(before).filter((call) => call.op === 'UploadPart');
+    expect(parts).toHaveLength(size / PART);
+    expect(proxy.peakInFlight('UploadPart')).toBe(CONCURRENCY);
+    expect(Math.min(...parts.map((call) => call.start))).toBeLessThan(bodySent);
+    expect(peakTemp).toBeGreaterThan(0);
+    expect(peakTemp).toBeLessThanOrEqual((CONCURRENCY + 1) * PART);
+    expect((await objectsIn(`media/${videoId}/`)).map((object) => object.size)).toContain(size);
+  }, 60_000);
+});
