@@ -9,7 +9,7 @@ import { VideoStatus } from '../src/shared/videoStatus';
 import { startS3, type TestS3 } from './support/s3';
 import { startS3Proxy, type S3Call, type S3Proxy } from './support/s3Proxy';
 import { startTestService, type TestService } from './support/service';
-import { openUploader, registerVideo, sha256, tusCreate, tusPatch } from './uploadHelpers';
+import { openUploader, registerVideo, resultCode, sha256, tusCreate, tusHead, tusPatch } from './uploadHelpers';
 
 // What the tus endpoint asks of the bucket, counted on the wire by a recording proxy in front of a
 // real Swift with s3api: reads per PATCH, calls at the finish, parts in flight, temporary space.
@@ -50,6 +50,34 @@ async function objectsIn(prefix = ''): Promise<{ key: string; size: number }[]> 
 
 async function openMultipartUploads(): Promise<number> {
   return (await s3.client().send(new ListMultipartUploadsCommand({ Bucket: bucket }))).Uploads?.length ?? 0;
+}
+
+/** A PATCH whose body is sent 1 MiB at a time as the service reads it; `before(at)` runs before each MiB (and at the end). */
+async function streamedPatch(url: string, ticket: string, offset: number, bytes: Buffer, before: (at: number) => Promise<void>) {
+  let at = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      await before(at);
+      if (at >= bytes.length) {
+        controller.close();
+        return;
+      }
+      controller.enqueue(bytes.subarray(at, at + MIB));
+      at += MIB;
+    },
+  });
+  const reply = await fetch(url, {
+    method: 'PATCH',
+    headers: {
+      'Tus-Resumable': '1.0.0',
+      'Upload-Offset': String(offset),
+      'Content-Type': 'application/offset+octet-stream',
+      [TICKET_HEADER]: ticket,
+    },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+  return { status: reply.status, body: await reply.text() };
 }
 
 describe('S3 calls of an upload', () => {
@@ -113,29 +141,9 @@ describe('S3 calls of an upload', () => {
       peakTemp = Math.max(peakTemp, total);
     }, 20);
     let bodySent = Infinity;
-    let at = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (at >= size) {
-          bodySent = performance.now();
-          controller.close();
-          return;
-        }
-        controller.enqueue(bytes.subarray(at, at + MIB));
-        at += MIB;
-      },
+    const reply = await streamedPatch(url, boot.ticket, 0, bytes, async (at) => {
+      if (at === size) bodySent = performance.now();
     });
-    const reply = await fetch(url, {
-      method: 'PATCH',
-      headers: {
-        'Tus-Resumable': '1.0.0',
-        'Upload-Offset': '0',
-        'Content-Type': 'application/offset+octet-stream',
-        [TICKET_HEADER]: boot.ticket,
-      },
-      body,
-      duplex: 'half',
-    } as RequestInit);
     clearInterval(sampler);
     expect(reply.status).toBe(204);
     const parts = proxy.calls.slice(before).filter((call) => call.op === 'UploadPart');
@@ -146,4 +154,46 @@ describe('S3 calls of an upload', () => {
     expect(peakTemp).toBeLessThanOrEqual((CONCURRENCY + 1) * PART);
     expect((await objectsIn(`media/${videoId}/`)).map((object) => object.size)).toContain(size);
   }, 60_000);
+});
+
+describe('a bucket lost mid-PATCH', () => {
+  it('answers 503 / 115, tells the offset the bucket holds, and takes the rest once it is back', async () => {
+    // Straight to Swift: a refused connection is what a client of a lost bucket meets.
+    const direct = await startTestService({
+      env: { ...s3.env(await s3.newBucket()), S3_PART_CONCURRENCY: String(CONCURRENCY) },
+      config: { maxUploadBytesFlash: 256 * MIB },
+    });
+    try {
+      const bytes = randomBytes(40 * MIB);
+      const videoId = await registerVideo(direct);
+      const boot = await openUploader(direct, videoId);
+      const url = (await tusCreate(boot.tusEndpoint, boot.ticket, bytes.length)).headers.get('location')!;
+      let cut: (() => void) | undefined;
+      const down = new Promise<void>((resolve) => (cut = resolve));
+      let patched: { status: number; body: string } | undefined;
+      const patching = streamedPatch(url, boot.ticket, 0, bytes, async (at) => {
+        // Half the body sent; the rest goes once the bucket is gone.
+        if (at === 20 * MIB) await down;
+      }).then((reply) => (patched = reply));
+      await new Promise((wake) => setTimeout(wake, 1500));
+      await s3.outage(async () => {
+        cut!();
+        await patching;
+        expect([patched!.status, resultCode(patched!.body)]).toEqual([503, '115']);
+        expect((await tusHead(url, boot.ticket)).status).toBe(503);
+      });
+      const offset = Number((await tusHead(url, boot.ticket)).headers.get('upload-offset'));
+      // Whole parts sent before the bucket went: what S3 holds, and what the client resumes from.
+      expect(offset % PART).toBe(0);
+      expect(offset).toBeGreaterThan(0);
+      expect(offset).toBeLessThanOrEqual(20 * MIB);
+      expect((await tusPatch(url, boot.ticket, offset, bytes.subarray(offset))).status).toBe(204);
+      const stored = await s3
+        .client()
+        .send(new GetObjectCommand({ Bucket: direct.context.files.bucket!.name, Key: `media/${videoId}/source.mp4` }));
+      expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(sha256(bytes));
+    } finally {
+      await direct.stop(true);
+    }
+  }, 90_000);
 });

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { ERRORS, Upload } from '@tus/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TICKET_HEADER } from '../src/shared/uploadPage';
@@ -313,6 +313,35 @@ describe('a bucket lost while the service runs', () => {
     );
     expect(sha256(await object(`media/${remote}/source.mp4`))).toBe(sha256(clip));
     source.close();
+  }, 60_000);
+});
+
+describe('abandoned uploads', () => {
+  it('aborts the multipart upload of one left longer than a ticket’s life, and removes its record and row', async () => {
+    const settings = await s3.newBucket();
+    const dataDir = mkdtempSync(join(work, 'abandoned-'));
+    const env = { ...s3.env(settings), SOURCE_URL_ALLOW_PRIVATE: '1' };
+    const first = await startTestService({ dataDir, env });
+    const videoId = await registerVideo(first);
+    const boot = await openUploader(first, videoId);
+    const url = (await tusCreate(boot.tusEndpoint, boot.ticket, 12 * MIB)).headers.get('location')!;
+    expect((await tusPatch(url, boot.ticket, 0, randomBytes(6 * MIB))).status).toBe(204);
+    const uploadId = url.split('/').pop()!;
+    const openUploads = async () =>
+      (await s3.client().send(new ListMultipartUploadsCommand({ Bucket: settings.bucket }))).Uploads?.length ?? 0;
+    expect(await openUploads()).toBe(1);
+    await first.stop();
+    // A day and an hour later (the ticket lives a day): the next start finds it given up.
+    const later = await startTestService({ dataDir, env, now: () => Date.now() + 25 * 60 * 60 * 1000 });
+    try {
+      expect(await openUploads()).toBe(0);
+      const left = await s3.client().send(new ListObjectsV2Command({ Bucket: settings.bucket }));
+      expect(left.Contents ?? []).toEqual([]);
+      expect(await later.context.stores.uploads.get(uploadId)).toBeUndefined();
+      expect((await later.context.stores.videos.get(videoId))!.status).toBe(VideoStatus.NotUploaded);
+    } finally {
+      await later.stop(true);
+    }
   }, 60_000);
 });
 

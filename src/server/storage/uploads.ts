@@ -109,6 +109,18 @@ export class UploadStore {
     return Number(row.bytes);
   }
 
+  /** Unfinished uploads created before `before`: given up by now (their ticket has run out). */
+  async unfinishedBefore(before: number): Promise<Upload[]> {
+    const rows = await this.db
+      .selectFrom('uploads')
+      .selectAll()
+      .where('finished_at', 'is', null)
+      .where('created_at', '<', before)
+      .orderBy('created_at')
+      .execute();
+    return rows.map(toUpload);
+  }
+
   /** Uploads whose video still waits for its file: the candidates for the start-up re-check. */
   async unfinishedOfWaitingVideos(): Promise<Upload[]> {
     const rows = await this.db

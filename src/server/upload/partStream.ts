@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { PRIVATE_FILE_MODE } from '../storage/privateModes';
 
 /** One stretch of the stream, `partBytes` long but for the last, in a private temporary file. */
@@ -71,14 +72,20 @@ export async function sendInParts<T>(
   };
   const startFile = async () => {
     while (inFlight.size >= concurrency && !failure) await Promise.race(inFlight);
-    if (failure) throw failure.error;
+    if (failure) stop(failure.error);
     const path = join(directory, `ovu-part-${randomBytes(8).toString('hex')}`);
     file = { handle: await open(path, 'wx', PRIVATE_FILE_MODE), path, size: 0 };
+  };
+  // A failed send ends the stream with its error, so whoever pipes into it (tus) hears that error
+  // first, not the "premature close" that leaving the loop below would report.
+  const stop = (error: unknown): never => {
+    if (source instanceof Readable) source.destroy(error instanceof Error ? error : new Error(String(error)));
+    throw error;
   };
   const append = async (bytes: Uint8Array) => {
     let at = 0;
     while (at < bytes.byteLength) {
-      if (failure) throw failure.error;
+      if (failure) stop(failure.error);
       if (!file) await startFile();
       const current = file!;
       const take = Math.min(partBytes - current.size, bytes.byteLength - at);

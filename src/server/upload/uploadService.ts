@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { MemoryLocker } from '@tus/server';
+import { ERRORS, MemoryLocker } from '@tus/server';
 import type { ResumeState } from '../../shared/uploadPage';
 import type { ServiceContext } from '../context';
 import { isApiError } from '../errors';
@@ -35,6 +35,39 @@ export interface UploadService {
   close(): Promise<void>;
 }
 
+/** How often abandoned uploads are looked for, besides at start-up. */
+const EXPIRY_SWEEP_MS = 60 * 60 * 1000;
+
+/**
+ * Removes the uploads given up: unfinished and older than a ticket's life, as the quotas count
+ * them (quota/quotas.ts). Their bytes go (on S3 the multipart upload is aborted, so no parts stay
+ * billed), then their row; the video keeps waiting for a file and a new upload starts from 0.
+ * At start-up and every hour; instances doing it at once is harmless (a removed upload is gone).
+ */
+function expireAbandoned(service: ServiceContext, files: UploadFiles): { run(): Promise<void>; stop(): void } {
+  const rows = service.stores.uploads;
+  const run = async () => {
+    let removed = 0;
+    for (const row of await rows.unfinishedBefore(service.now() - TICKET_LIFETIME_SECONDS * 1000)) {
+      try {
+        await files.store.remove(row.id).catch((error: unknown) => {
+          if (error !== ERRORS.FILE_NOT_FOUND) throw error;
+        });
+        await rows.removeUnfinished(row.id);
+        removed++;
+      } catch (error) {
+        service.log.warn('abandoned upload not removed; tried again later', { uploadId: row.id, error: String(error) });
+      }
+    }
+    if (removed > 0) service.log.info('abandoned uploads removed', { uploads: removed });
+  };
+  const timer = setInterval(() => {
+    run().catch((error: unknown) => service.log.warn('abandoned uploads not looked for', { error: String(error) }));
+  }, EXPIRY_SWEEP_MS);
+  timer.unref();
+  return { run, stop: () => clearInterval(timer) };
+}
+
 /** Upload bytes in the S3 bucket when the files live there, else in DATA_DIR/uploads. */
 function uploadFiles(service: ServiceContext): UploadFiles {
   if (service.files.bucket) return bucketUploads(service.files.bucket, service.config.s3PartConcurrency);
@@ -56,6 +89,8 @@ export async function createUploadService(service: ServiceContext): Promise<Uplo
     },
   );
   if (removed > 0) service.log.info('stray uploads removed at start-up', { uploads: removed });
+  const expiry = expireAbandoned(service, files);
+  await expiry.run();
   const finisher = new UploadFinisher(service, rows, files);
   const ticketKey = await loadTicketKey(service);
   // Instances on one PostgreSQL share their uploads, so their locks must be shared too.
@@ -89,6 +124,7 @@ export async function createUploadService(service: ServiceContext): Promise<Uplo
     },
     recheck: () => finisher.recheck(),
     async close() {
+      expiry.stop();
       await finisher.drain();
       if (locker instanceof AdvisoryLocker) await locker.close();
     },
