@@ -134,7 +134,8 @@ describe('two instances on one database, each with its own DATA_DIR', () => {
   it('never interleave two PATCHes to one upload: the second waits while the first is asked to let go', async () => {
     const [one, two] = await Promise.all([start(dataDir('e')), start(dataDir('f'))]);
     const bytes = randomBytes(4 * 1024 * 1024);
-    const boot = await openUploader(one!, await registerVideo(one!));
+    const videoId = await registerVideo(one!);
+    const boot = await openUploader(one!, videoId);
     const created = await tusCreate(boot.tusEndpoint, boot.ticket, bytes.length);
     const path = new URL(created.headers.get('location')!).pathname;
     const headers = { 'Tus-Resumable': '1.0.0', 'Content-Type': 'application/offset+octet-stream', [TICKET_HEADER]: boot.ticket };
@@ -186,7 +187,7 @@ describe('two instances on one database, each with its own DATA_DIR', () => {
       body: bytes.subarray(offset),
     });
     expect(rest.status).toBe(204);
-    const stored = await s3.client().send(new GetObjectCommand({ Bucket: bucket, Key: path.split('/').pop()! }));
+    const stored = await s3.client().send(new GetObjectCommand({ Bucket: bucket, Key: `media/${videoId}/source.mp4` }));
     expect(sha256(await stored.Body!.transformToByteArray())).toBe(sha256(bytes));
     await Promise.all([stopCrashable(one), stopCrashable(two)]);
   });
