@@ -143,6 +143,9 @@ export class BucketStore extends DataStore {
   }
 
   private async readState(id: string): Promise<UploadState> {
+    // `.part` needs nothing from `.info`: read beside it and the listing, one round trip fewer.
+    const tailRead = this.readTail(id);
+    tailRead.catch(() => undefined); // awaited below unless an earlier read fails
     const record = await this.readRecord(id);
     const { upload, key, multipartId } = record;
     let parts: StoredPart[];
@@ -155,7 +158,7 @@ export class BucketStore extends DataStore {
       if (size === undefined || size !== upload.size) throw ERRORS.FILE_NOT_FOUND;
       return { ...record, parts: [], tail: undefined, tailSize: 0, done: true };
     }
-    const tail = await this.readTail(id);
+    const tail = await tailRead;
     return { ...record, parts, tail, tailSize: tail?.byteLength ?? 0, done: false };
   }
 
