@@ -18,9 +18,7 @@ import { DataStore, ERRORS, TUS_RESUMABLE, Upload } from '@tus/server';
 import type { Bucket } from '../storage/bucket';
 import { sendInParts } from './partStream';
 
-/** S3's smallest part but the last; a shorter end of a PATCH waits in `<id>.part`. */
-const MIN_PART_BYTES = 5 * 1024 ** 2;
-/** The part size unless an upload is too large for 1000 of them. */
+/** The part size unless an upload is too large for 1000 of them (S3 wants 5 MiB at least). */
 const PREFERRED_PART_BYTES = 8 * 1024 ** 2;
 /** Swift's limit (S3's is 10 000); parts grow to fit. */
 const MAX_PARTS = 1000;
@@ -34,7 +32,7 @@ interface StoredPart {
 /**
  * What the bucket holds of one upload. `parts` are the multipart upload's parts 1…n without a gap
  * (a part after a gap, left by a PATCH whose earlier part failed, holds no counted bytes and is
- * sent again); `tail` is `<id>.part`, bytes too few for a part; `done` once the object exists.
+ * sent again); `tail` is `<id>.part`, bytes short of a part; `done` once the object exists.
  */
 interface UploadState {
   upload: Upload;
@@ -54,7 +52,7 @@ function offsetOf(state: UploadState): number {
 
 /** The bytes of an upload of `size` in each part: 8 MiB, or more when 1000 of those would not hold it. */
 function partBytesFor(size: number): number {
-  return Math.max(MIN_PART_BYTES, size <= PREFERRED_PART_BYTES * MAX_PARTS ? PREFERRED_PART_BYTES : Math.ceil(size / MAX_PARTS));
+  return size <= PREFERRED_PART_BYTES * MAX_PARTS ? PREFERRED_PART_BYTES : Math.ceil(size / MAX_PARTS);
 }
 
 function errorName(error: unknown): string | undefined {
@@ -220,7 +218,7 @@ export class BucketStore extends DataStore {
     }
   }
 
-  /** `<id>.part`, read whole: it is shorter than a part (5 MiB). */
+  /** `<id>.part`, read whole: it is shorter than a part (8 MiB, or the upload's larger part size). */
   private async readTail(id: string): Promise<Buffer | undefined> {
     try {
       const reply = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: `${id}.part` }));
@@ -283,15 +281,17 @@ export class BucketStore extends DataStore {
       const dropTail = () =>
         (tailDropped ??= tail ? this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: `${id}.part` })) : Promise.resolve());
       this.forget(id); // whatever happens below changes what the bucket holds
+      const partBytes = partBytesFor(size);
       const sent = await this.call(() =>
         sendInParts(
           source,
-          { partBytes: partBytesFor(size), concurrency: this.concurrency, directory: tmpdir(), head: tail },
+          { partBytes, concurrency: this.concurrency, directory: tmpdir(), head: tail },
           async (chunk): Promise<StoredPart | number> => {
             reached += chunk.size;
-            if (chunk.size < MIN_PART_BYTES && reached !== size) {
-              // Too few bytes for a part: they wait in `<id>.part`. Begun with the old one's bytes,
-              // it replaces it; after a part took those, it comes once their deletion is done.
+            if (chunk.size < partBytes && reached !== size) {
+              // Fewer bytes than a part, not the upload's end: they wait in `<id>.part`, so every
+              // part but the last has one size (R2 requires it; S3 only 5 MiB at least). Begun with
+              // the old one's bytes, it replaces it; after a part took those, once they are deleted.
               if (chunk.index > 0) await dropTail();
               await this.client.send(
                 new PutObjectCommand({
