@@ -19,7 +19,7 @@ const BENCHES: { name: string; title: string; run: () => void | Promise<void> }[
   { name: 'size', title: 'size of the built browser files', run: sizeReport },
   { name: 'startup', title: 'start and stop of the built service', run: startupBench },
   { name: 'upload', title: 'tus upload: throughput, service RSS, resume', run: uploadBench },
-  { name: 's3', title: 'tus upload with the files in S3 against local disk', run: s3UploadBench },
+  { name: 's3', title: 'tus ingest into S3 against the bucket’s own speed (raw multipart)', run: s3UploadBench },
   { name: 'ingest', title: 'service ingest: tus PATCH against a bare pipe to disk', run: ingestBench },
   { name: 'browser', title: 'the widget in Chromium: throughput against xhr and fetch, openUpload to interactive', run: browserBench },
   { name: 'api', title: 'API: latency and throughput', run: apiBench },
