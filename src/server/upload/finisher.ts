@@ -25,7 +25,8 @@ export class UploadFinisher {
   finish(uploadId: string): Promise<void> {
     let running = this.inFlight.get(uploadId);
     if (!running) {
-      running = this.finishOnce(uploadId).finally(() => this.inFlight.delete(uploadId));
+      // One read of the upload's state for the whole finish (the request's, when a request runs it).
+      running = this.files.within(() => this.finishOnce(uploadId)).finally(() => this.inFlight.delete(uploadId));
       this.inFlight.set(uploadId, running);
     }
     return running;
