@@ -1,7 +1,7 @@
 import { createReadStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppRecord } from '../src/server/auth/apps';
@@ -148,8 +148,10 @@ async function bucketSha256(key: string): Promise<string> {
 
 async function expectInBucketIntact(videoId: string, uploadId: string): Promise<void> {
   const expected = await sha256File(clip);
-  expect(await bucketSha256(uploadId), 'the tus upload object').toBe(expected);
+  // tus wrote the source where it lies (its key chosen at creation): one object, no copy under the upload's id.
   expect(await bucketSha256(`media/${videoId}/source.mp4`), 'the video source').toBe(expected);
+  const named = await s3.client().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: uploadId }));
+  expect((named.Contents ?? []).map((object) => object.Key)).not.toContain(uploadId);
 }
 
 const successes = (list: RecordedEvent[]) => list.filter((event) => event.type === 'success');
