@@ -11,6 +11,7 @@ import { VideoStatus } from '../../shared/videoStatus';
  *   type 1: 8 ─upload stored─▶ 5
  *   type 2: 2 ─download starts─▶ 3 ─stored─▶ 5, or ─fails─▶ 4 (callback)
  *   5 ─transcode starts─▶ 6 ─done─▶ 1 (callback), or ─fails─▶ 7 (callback)
+ *   1 ─each further rung─▶ 1 (the transcode's job goes on: no callback, and a failure leaves 1)
  *
  * A step that is part of a caller's larger transaction is handed that transaction's stores
  * (`within`) and writes through them only, never through `service.stores`: on a database whose
@@ -21,12 +22,18 @@ interface JobStep {
   waiting: VideoStatus;
   working: VideoStatus;
   failed: typeof VideoStatus.DownloadFailed | typeof VideoStatus.TranscodingFailed;
+  /**
+   * A status the video reaches while its job still runs: the transcode publishes the first playable
+   * file with status 1, then adds the ladder's rungs. A job cut off or stopped there is queued
+   * again (its video stays in this status) and picks up the rungs still missing.
+   */
+  continuesIn?: VideoStatus;
 }
 
 /** Each kind of job as a walk through the state table: waiting ─▶ working ─▶ (run's outcome) or failed; a retry goes failed ─▶ waiting. */
 export const JOB_STEPS: Record<JobKind, JobStep> = {
   download: { waiting: VideoStatus.WaitingForDownload, working: VideoStatus.Downloading, failed: VideoStatus.DownloadFailed },
-  transcode: { waiting: VideoStatus.WaitingForTranscoding, working: VideoStatus.Transcoding, failed: VideoStatus.TranscodingFailed },
+  transcode: { waiting: VideoStatus.WaitingForTranscoding, working: VideoStatus.Transcoding, failed: VideoStatus.TranscodingFailed, continuesIn: VideoStatus.Normal },
 };
 
 /** Statuses reported to the app's callback: the ends of processing. */
@@ -122,6 +129,26 @@ export async function markTranscoded(service: ServiceContext, videoId: string, r
     if (error instanceof StaleStep) return false;
     throw error;
   }
+}
+
+/**
+ * One more rung of a video already in status 1: listed together with its bytes, and the files in
+ * `replaces` (the remux it outranks) unlisted in the same transaction, so the list only ever names
+ * files that exist. Returns false when the video is no longer in status 1 (nothing is written).
+ */
+export async function markRungAdded(
+  service: ServiceContext,
+  videoId: string,
+  rung: { playFile: PlayFile; bytes: number },
+  replaces: { file: string; bytes: number } | undefined,
+): Promise<boolean> {
+  const now = service.now();
+  return service.stores.transaction(async (tx) => {
+    if ((await tx.videos.get(videoId))?.status !== VideoStatus.Normal) return false;
+    await tx.playFiles.add(videoId, rung.playFile, replaces ? [replaces.file] : []);
+    await tx.videos.addRenditionBytes(videoId, rung.bytes - (replaces?.bytes ?? 0), now);
+    return true;
+  });
 }
 
 export type RetryOutcome = { retried: JobKind } | { refused: VideoStatus | undefined };

@@ -9,7 +9,7 @@ describe('describeMedia', () => {
     const info = describeMedia(
       json({ streams: [videoStream, { codec_type: 'audio' }], format: { duration: '12.3456', bit_rate: '2500000' } }),
     );
-    expect(info).toEqual({ duration: 12.346, displayWidth: 1920, displayHeight: 1080, rotation: 0, hasAudio: true, bitrateKbps: 2500 });
+    expect(info).toMatchObject({ duration: 12.346, displayWidth: 1920, displayHeight: 1080, rotation: 0, hasAudio: true, bitrateKbps: 2500 });
   });
 
   it('swaps width and height for a quarter turn, from a display matrix or an old rotate tag', () => {

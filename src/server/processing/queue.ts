@@ -69,8 +69,9 @@ async function resumeCutOffJobs(service: ServiceContext, before: number): Promis
     }
     const status = (await videos.get(job.videoId))?.status;
     // The step's outcome and the job's 'done' are written one after the other, so a job cut off
-    // between them has a video that already moved on: that step finished.
-    if (status !== step.working && status !== step.waiting) {
+    // between them has a video that already moved on: that step finished. A transcode's video in
+    // status 1 may still miss rungs: its job goes back to the queue to add them (its status stays).
+    if (status !== step.working && status !== step.waiting && (status === undefined || status !== step.continuesIn)) {
       await jobs.finish(job, 'done', '', now, fence);
       continue;
     }
@@ -265,7 +266,10 @@ export class ProcessingWorker {
     const step = JOB_STEPS[job.kind];
     const fields = { jobId: job.id, videoId: job.videoId, kind: job.kind, attempt: job.attempts };
     const { videos } = service.stores;
-    if (!(await videos.transition(job.videoId, [step.waiting], step.working, '', service.now()))) {
+    const moved = await videos.transition(job.videoId, [step.waiting], step.working, '', service.now());
+    // A job queued again after its video reached the status it continues in (a transcode's rungs) runs on from there.
+    const continuing = !moved && step.continuesIn !== undefined && (await videos.get(job.videoId))?.status === step.continuesIn;
+    if (!moved && !continuing) {
       const reason = `video is not in status ${step.waiting}`;
       await jobs.finish(job, 'failed', reason, service.now());
       service.log.warn('processing job dropped', { ...fields, reason });

@@ -72,7 +72,14 @@ const KEYFRAME_SECONDS = 2;
  * source's rotation while decoding, so the sizes here are the shown ones. A source without audio
  * gives renditions without audio (`0:a:0?` maps it only when present).
  */
-export function transcodeArgs(input: string, outputs: readonly RenditionOutput[], threads: number, maxPixels: number): string[] {
+export function transcodeArgs(
+  input: string,
+  outputs: readonly RenditionOutput[],
+  threads: number,
+  maxPixels: number,
+  options: { /** false: leave the sound out (it could not be decoded). @default true */ audio?: boolean } = {},
+): string[] {
+  const audio = options.audio ?? true;
   const branches = outputs.map((_, index) => `[s${index}]`).join('');
   const scales = outputs
     .map(({ rendition }, index) => `[s${index}]scale=${rendition.width}:${rendition.height},setsar=1[v${index}]`)
@@ -86,11 +93,12 @@ export function transcodeArgs(input: string, outputs: readonly RenditionOutput[]
   args.push('-filter_complex', `[0:v:0]split=${outputs.length}${branches};${scales}`);
   outputs.forEach(({ rendition, path }, index) => {
     args.push(
-      '-map', `[v${index}]`, '-map', '0:a:0?',
+      '-map', `[v${index}]`,
+      ...(audio ? ['-map', '0:a:0?'] : []),
       '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p',
       '-b:v', `${rendition.videoKbps}k`, '-maxrate', `${Math.round(rendition.videoKbps * 1.5)}k`, '-bufsize', `${rendition.videoKbps * 2}k`,
       '-force_key_frames', `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`,
-      '-c:a', 'aac', '-b:a', `${rendition.audioKbps}k`, '-ac', '2',
+      ...(audio ? ['-c:a', 'aac', '-b:a', `${rendition.audioKbps}k`, '-ac', '2'] : ['-an']),
       '-threads', String(threads),
       '-map_metadata', '-1', '-movflags', '+faststart',
       '-f', 'mp4', `file:${path}`,

@@ -7,12 +7,16 @@ import { WORK_PREFIX } from '../media/diskFiles';
 import { mediaDir } from '../media/paths';
 import type { PlayFile } from '../storage/playFiles';
 import type { Video } from '../storage/videos';
-import { runMediaTool } from './ffmpeg';
+import { VideoStatus } from '../../shared/videoStatus';
+import { MediaToolError } from './ffmpeg';
 import { makePictures, POSTER_FILE } from './pictures';
 import { markTranscoded } from './pipeline';
+import { remuxPlan } from './playability';
 import { ProcessLedger } from './processLedger';
-import { probeMedia, type MediaInfo } from './probe';
-import { chooseRenditions, transcodeArgs } from './renditions';
+import { NotAVideoError, probeMedia, type MediaInfo } from './probe';
+import { remux, REMUX_FILE } from './remux';
+import { chooseRenditions } from './renditions';
+import { addMissingRungs, encodeRenditions, playFileOf, TranscodeSupersededError, type TranscodeRun } from './rungs';
 
 /** Work folders of a video's transcodes cut off by a crash (a finished or failed one removes its own). */
 export function removeWorkFolders(dataDir: string, videoId: string): void {
@@ -26,46 +30,88 @@ export function removeWorkFolders(dataDir: string, videoId: string): void {
   for (const name of names) if (name.startsWith(WORK_PREFIX)) rmSync(join(dir, name), { recursive: true, force: true });
 }
 
-/** The video moved on while it was being transcoded (another step won the transition). */
-class TranscodeSupersededError extends Error {
-  override readonly name = 'TranscodeSupersededError';
-}
-
 /** Transcodes run side by side (the transcode pool; downloads take no cores); each ffmpeg gets its share of the cores, so they do not fight over them. */
 function ffmpegThreads(concurrency: number): number {
   return Math.max(1, Math.floor(availableParallelism() / concurrency));
 }
 
 /** needHandleSepcial: the source, untouched, is the one play file; a hard link costs no space. */
-async function keepOriginal(source: string, sourceFile: string, work: string, info: MediaInfo): Promise<PlayFile[]> {
-  const ext = extname(sourceFile).toLowerCase();
+async function keepOriginal(run: TranscodeRun): Promise<PlayFile[]> {
+  const { video, space, info } = run;
+  const ext = extname(video.sourceFile).toLowerCase();
   const file = `original${/^\.[a-z0-9]{1,8}$/.test(ext) ? ext : ''}`;
-  await link(source, join(work, file)).catch(() => copyFile(source, join(work, file)));
-  return [{ file, bitrate: info.bitrateKbps, label: 'Original', height: Math.min(info.displayWidth, info.displayHeight) }];
+  await link(space.source, join(space.work, file)).catch(() => copyFile(space.source, join(space.work, file)));
+  return [{ file, bitrate: info.bitrateKbps, label: 'Original', height: shortSide(info) }];
 }
 
-async function transcodeRenditions(
-  service: ServiceContext,
-  source: string,
-  work: string,
-  info: MediaInfo,
-  threads: number,
-  signal: AbortSignal,
-  ledger: ProcessLedger,
-): Promise<PlayFile[]> {
-  const renditions = chooseRenditions(info.displayWidth, info.displayHeight);
-  const outputs = renditions.map((rendition) => ({ rendition, path: join(work, rendition.file) }));
-  await runMediaTool(service.config.ffmpegPath, transcodeArgs(source, outputs, threads, service.config.maxSourcePixels), signal, ledger);
-  return renditions.map((rendition) => ({ file: rendition.file, bitrate: rendition.videoKbps, label: rendition.label, height: rendition.size }));
+const shortSide = (info: MediaInfo) => Math.min(info.displayWidth, info.displayHeight);
+
+/**
+ * A source a browser plays as it is, remuxed into a faststart MP4: the first play file, in the
+ * time it takes to copy the file. Undefined when the source needs encoding, or when ffmpeg could
+ * not remux (or wrote nothing ffprobe reads) what ffprobe called playable: the encode follows then.
+ */
+async function remuxForBrowsers(run: TranscodeRun): Promise<PlayFile | undefined> {
+  const { service, video, space, info, signal, ledger } = run;
+  const plan = remuxPlan(info.codecs);
+  if (!plan) return undefined;
+  const output = join(space.work, REMUX_FILE);
+  try {
+    const outcome = await remux(service.config.ffmpegPath, space.source, output, plan, signal, ledger);
+    if (outcome.audioDropped) service.log.warn('audio left out of the play files', { videoId: video.id, reason: outcome.audioDropped });
+    const remuxed = await probeMedia(service.config.ffprobePath, output, signal, service.config.maxSourcePixels, ledger);
+    return { file: REMUX_FILE, bitrate: remuxed.bitrateKbps, label: 'Original', height: shortSide(info) };
+  } catch (error) {
+    if (!(error instanceof MediaToolError) && !(error instanceof NotAVideoError)) throw error;
+    service.log.warn('remux failed; the source is encoded instead', { videoId: video.id, reason: error.message });
+    return undefined;
+  }
+}
+
+/** The whole ladder in one ffmpeg run: one decode of the source for every rung. */
+async function encodeLadder(run: TranscodeRun): Promise<PlayFile[]> {
+  const renditions = chooseRenditions(run.info.displayWidth, run.info.displayHeight);
+  await encodeRenditions(run, renditions.map((rendition) => ({ rendition, path: join(run.space.work, rendition.file) })), run.info.hasAudio);
+  return renditions.map(playFileOf);
 }
 
 /**
- * The transcode step for a video in status 6: probe, renditions (or the original), pictures,
- * then status 1 with everything recorded at once. Outputs are written in a private work folder
- * (beside the files, or scratch space under DATA_DIR when they live in S3) and published only
- * when all of them exist, so a failure or an interruption leaves no partial file where the media
- * server looks, and the work folder is removed either way. A transcode still running
- * after TRANSCODE_TIMEOUT_MS is killed and fails (status 7).
+ * The first play files become visible together with the pictures, the duration, status 1 and its
+ * queued callback, or not at all. The files are published first: a crash in between leaves the
+ * video in 6, whose job then starts over.
+ */
+async function publishFirst(run: TranscodeRun, playFiles: readonly PlayFile[], more: boolean): Promise<void> {
+  const { service, video, space, info, threads, signal, ledger } = run;
+  const pictures = await makePictures(service.config.ffmpegPath, space.source, space.work, info, threads, service.config.maxSourcePixels, signal, ledger);
+  signal.throwIfAborted();
+  const outputs = [...playFiles.map((play) => play.file), ...pictures];
+  // Measured in the work space, which is local even when the files then go to S3.
+  const bytes = (await Promise.all(outputs.map((name) => stat(join(space.work, name))))).reduce((sum, file) => sum + file.size, 0);
+  await space.publish(outputs);
+  // Nothing is needed from the work space once published, unless rungs follow; removed before
+  // status 1, so whoever sees status 1 of a finished video finds no work folder left.
+  if (!more) await space.dispose();
+  if (!(await markTranscoded(service, video.id, { duration: info.duration, posterFile: POSTER_FILE, playFiles, bytes }))) {
+    throw new TranscodeSupersededError(`video ${video.id} left status 6 while it was transcoded`);
+  }
+  service.log.info('video transcoded', {
+    videoId: video.id,
+    duration: info.duration,
+    shown: `${info.displayWidth}x${info.displayHeight}`,
+    playFiles: playFiles.map((play) => play.file),
+  });
+}
+
+/**
+ * The transcode step, for a video in status 6 (or in 1, when a job cut off while it added rungs
+ * runs again). Probe; then the first playable files: the source itself (needHandleSepcial), a
+ * remux of a source browsers play, or else the whole ladder; pictures; status 1 with all of it at
+ * once. After a remux, the ladder's rungs follow one by one in the same job (see rungs.ts).
+ * Outputs are written in a private work folder (beside the files, or scratch space under DATA_DIR
+ * when they live in S3) and published only once complete, so a failure or an interruption leaves
+ * no partial file where the media server looks, and the work folder is removed either way. A job
+ * still running after TRANSCODE_TIMEOUT_MS is killed and fails: status 7 before status 1; after
+ * it, the video keeps the files it lists.
  */
 export async function transcodeVideo(service: ServiceContext, video: Video, stop: AbortSignal): Promise<void> {
   const limit = AbortSignal.timeout(service.config.transcodeTimeoutMs);
@@ -79,37 +125,31 @@ export async function transcodeVideo(service: ServiceContext, video: Video, stop
 }
 
 async function transcodeWithin(service: ServiceContext, video: Video, signal: AbortSignal): Promise<void> {
-  const { ffprobePath, ffmpegPath, processingConcurrency, maxSourcePixels } = service.config;
-  const threads = ffmpegThreads(processingConcurrency);
+  const { ffprobePath, processingConcurrency, maxSourcePixels } = service.config;
+  // needHandleSepcial's one file is the whole of it: nothing follows status 1.
+  if (video.status === VideoStatus.Normal && video.needHandleSpecial) return;
   const ledger = new ProcessLedger(service.config.dataDir);
-
   const space = await service.files.transcodeSpace(video.id, video.sourceFile);
   try {
-    const { source, work } = space;
-    const info = await probeMedia(ffprobePath, source, signal, maxSourcePixels, ledger);
-    const playFiles = video.needHandleSpecial
-      ? await keepOriginal(source, video.sourceFile, work, info)
-      : await transcodeRenditions(service, source, work, info, threads, signal, ledger);
-    const pictures = await makePictures(ffmpegPath, source, work, info, threads, maxSourcePixels, signal, ledger);
-    signal.throwIfAborted();
-    const outputs = [...playFiles.map((play) => play.file), ...pictures];
-    // Measured in the work space, which is local even when the files then go to S3.
-    const bytes = (await Promise.all(outputs.map((name) => stat(join(work, name))))).reduce((sum, file) => sum + file.size, 0);
-    await space.publish(outputs);
-    // Nothing is needed from the work space once published; removed before status 1, so whoever
-    // sees status 1 finds no work folder left (removing it after raced a reader of the folder).
-    await space.dispose();
-    if (!(await markTranscoded(service, video.id, { duration: info.duration, posterFile: POSTER_FILE, playFiles, bytes }))) {
-      throw new TranscodeSupersededError(`video ${video.id} left status 6 while it was transcoded`);
+    const info = await probeMedia(ffprobePath, space.source, signal, maxSourcePixels, ledger);
+    const run: TranscodeRun = { service, video, space, info, threads: ffmpegThreads(processingConcurrency), signal, ledger };
+    if (video.status === VideoStatus.Normal) {
+      await addMissingRungs(run);
+      return;
     }
-    service.log.info('video transcoded', {
-      videoId: video.id,
-      duration: info.duration,
-      shown: `${info.displayWidth}x${info.displayHeight}`,
-      playFiles: playFiles.map((play) => play.file),
-    });
+    if (video.needHandleSpecial) {
+      await publishFirst(run, await keepOriginal(run), false);
+      return;
+    }
+    const remuxed = await remuxForBrowsers(run);
+    if (!remuxed) {
+      await publishFirst(run, await encodeLadder(run), false);
+      return;
+    }
+    await publishFirst(run, [remuxed], true);
+    await addMissingRungs(run);
   } finally {
-    // Idempotent: a second call after the one above finds nothing.
+    // Idempotent: a second call after the one in publishFirst finds nothing.
     await space.dispose();
   }
 }

@@ -25,6 +25,19 @@ export class PlayFileStore {
       .execute();
   }
 
+  /**
+   * Adds one play file and drops those named in `unlist` (the remux a better rung replaces); run
+   * inside the step's transaction. Adding a file already listed changes nothing of it.
+   */
+  async add(videoId: string, file: PlayFile, unlist: readonly string[] = []): Promise<void> {
+    const drop = [...unlist, file.file];
+    await this.db.deleteFrom('play_files').where('video_id', '=', videoId).where('file', 'in', drop).execute();
+    await this.db
+      .insertInto('play_files')
+      .values({ video_id: videoId, file: file.file, bitrate: file.bitrate, label: file.label, height: file.height })
+      .execute();
+  }
+
   /** Replaces the video's renditions; run inside the step's transaction. */
   async replace(videoId: string, files: readonly PlayFile[]): Promise<void> {
     await this.db.deleteFrom('play_files').where('video_id', '=', videoId).execute();

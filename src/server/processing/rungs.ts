@@ -1,0 +1,85 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ServiceContext } from '../context';
+import type { TranscodeSpace } from '../media/mediaFiles';
+import type { PlayFile } from '../storage/playFiles';
+import type { Video } from '../storage/videos';
+import { MediaToolError, runMediaTool } from './ffmpeg';
+import { markRungAdded } from './pipeline';
+import type { ProcessLedger } from './processLedger';
+import type { MediaInfo } from './probe';
+import { REMUX_FILE } from './remux';
+import { chooseRenditions, transcodeArgs, type Rendition, type RenditionOutput } from './renditions';
+
+/** Everything one transcode job works with, handed from step to step. */
+export interface TranscodeRun {
+  service: ServiceContext;
+  video: Video;
+  space: TranscodeSpace;
+  info: MediaInfo;
+  /** ffmpeg's threads: this job's share of the cores. */
+  threads: number;
+  signal: AbortSignal;
+  ledger: ProcessLedger;
+}
+
+/** The video moved on while it was being transcoded (another step won the transition). */
+export class TranscodeSupersededError extends Error {
+  override readonly name = 'TranscodeSupersededError';
+}
+
+export function playFileOf(rendition: Rendition): PlayFile {
+  return { file: rendition.file, bitrate: rendition.videoKbps, label: rendition.label, height: rendition.size };
+}
+
+/**
+ * Encodes renditions in one ffmpeg run. A source whose picture decodes but whose sound does not
+ * (an unknown codec, broken packets) still gets play files: the run is repeated without audio,
+ * and the reason logged. Returns whether the files carry the audio.
+ */
+export async function encodeRenditions(run: TranscodeRun, outputs: readonly RenditionOutput[], withAudio: boolean): Promise<boolean> {
+  const { service, space, threads, signal, ledger } = run;
+  const { ffmpegPath, maxSourcePixels } = service.config;
+  const encode = (audio: boolean) => runMediaTool(ffmpegPath, transcodeArgs(space.source, outputs, threads, maxSourcePixels, { audio }), signal, ledger);
+  if (!withAudio) {
+    await encode(false);
+    return false;
+  }
+  try {
+    await encode(true);
+    return true;
+  } catch (error) {
+    if (!(error instanceof MediaToolError)) throw error;
+    await encode(false);
+    service.log.warn('audio left out of the play files', { videoId: run.video.id, reason: error.message });
+    return false;
+  }
+}
+
+/**
+ * The ladder's rungs the video does not list yet, encoded one by one, best first, each listed as
+ * soon as it is published (PlayURL is the best listed file, so it moves to the first rung). The
+ * first rung unlists the remux (`Original`) in the same transaction, and only then is its file
+ * removed: the list never names a file that is gone. A job cut off between rungs runs again in
+ * status 1 and starts from here, with the rungs still missing; a remux whose removal was cut off
+ * is removed then.
+ */
+export async function addMissingRungs(run: TranscodeRun): Promise<void> {
+  const { service, video, space, info } = run;
+  const listed = new Set((await service.stores.playFiles.forVideo(video.id)).map((play) => play.file));
+  let replaces = listed.has(REMUX_FILE) ? { file: REMUX_FILE, bytes: (await service.files.size(video.id, REMUX_FILE)) ?? 0 } : undefined;
+  if (!replaces) await service.files.remove(video.id, [REMUX_FILE]);
+  let withAudio = info.hasAudio;
+  for (const rendition of chooseRenditions(info.displayWidth, info.displayHeight).filter((candidate) => !listed.has(candidate.file))) {
+    const path = join(space.work, rendition.file);
+    withAudio = await encodeRenditions(run, [{ rendition, path }], withAudio);
+    const bytes = (await stat(path)).size;
+    await space.publish([rendition.file]);
+    if (!(await markRungAdded(service, video.id, { playFile: playFileOf(rendition), bytes }, replaces))) {
+      throw new TranscodeSupersededError(`video ${video.id} left status 1 while its rungs were added`);
+    }
+    if (replaces) await service.files.remove(video.id, [replaces.file]);
+    replaces = undefined;
+    service.log.info('rung added', { videoId: video.id, file: rendition.file });
+  }
+}
