@@ -5,7 +5,7 @@ import { type Video } from '../storage/videos';
 import { VideoStatus } from '../../shared/videoStatus';
 import { noSpaceReason } from '../outages';
 import { downloadSource } from './download';
-import { JOB_STEPS, markProcessed, markSourceStored } from './pipeline';
+import { enqueueJob, JOB_STEPS, markProcessed, markSourceStored } from './pipeline';
 import { appsAtShare, jobPools, type JobPool } from './pools';
 import { ProcessLedger } from './processLedger';
 import { removeWorkFolders, transcodeVideo } from './transcode';
@@ -13,8 +13,14 @@ import { removeWorkFolders, transcodeVideo } from './transcode';
 /** What a job's run came to, for the job duration metric (operator/metrics.ts). */
 export type JobOutcome = 'done' | 'failed' | 'requeued' | 'dropped' | 'lost';
 
-/** Does a job's work for a video already moved into the job's working status; ends in its next status. */
-export type JobRunner = (service: ServiceContext, video: Video, signal: AbortSignal) => Promise<void>;
+/**
+ * Does a job's work for a video already moved into the job's working status; ends in its next
+ * status. `'continues'`: the video reached the status its step continues in with work left (a
+ * transcode's remaining rungs); the job is recorded done and a new one queued behind the others,
+ * so each piece of that work waits its turn and a video still waiting for its first playable
+ * file is not held up behind a whole ladder.
+ */
+export type JobRunner = (service: ServiceContext, video: Video, signal: AbortSignal) => Promise<void | 'continues'>;
 
 const JOB_KINDS = Object.keys(JOB_STEPS) as JobKind[];
 
@@ -278,8 +284,10 @@ export class ProcessingWorker {
     service.log.info('processing job started', fields);
     try {
       // Re-read so the runner sees what the transition (and any earlier step) stored.
-      await this.runners[job.kind](service, (await videos.get(job.videoId))!, signal);
-      await jobs.finish(job, 'done', '', service.now());
+      const outcome = await this.runners[job.kind](service, (await videos.get(job.videoId))!, signal);
+      await service.stores.transaction(async (tx) => {
+        if ((await tx.jobs.finish(job, 'done', '', service.now())) && outcome === 'continues') await enqueueJob(service, job.videoId, job.kind, tx);
+      });
       service.log.info('processing job done', fields);
       return 'done';
     } catch (error) {

@@ -35,51 +35,51 @@ export function playFileOf(rendition: Rendition): PlayFile {
 /**
  * Encodes renditions in one ffmpeg run. A source whose picture decodes but whose sound does not
  * (an unknown codec, broken packets) still gets play files: the run is repeated without audio,
- * and the reason logged. Returns whether the files carry the audio.
+ * and the reason logged.
  */
-export async function encodeRenditions(run: TranscodeRun, outputs: readonly RenditionOutput[], withAudio: boolean): Promise<boolean> {
-  const { service, space, threads, signal, ledger } = run;
+export async function encodeRenditions(run: TranscodeRun, outputs: readonly RenditionOutput[]): Promise<void> {
+  const { service, space, threads, signal, ledger, info } = run;
   const { ffmpegPath, maxSourcePixels } = service.config;
   const encode = (audio: boolean) => runMediaTool(ffmpegPath, transcodeArgs(space.source, outputs, threads, maxSourcePixels, { audio }), signal, ledger);
-  if (!withAudio) {
+  if (!info.hasAudio) {
     await encode(false);
-    return false;
+    return;
   }
   try {
     await encode(true);
-    return true;
   } catch (error) {
     if (!(error instanceof MediaToolError)) throw error;
     await encode(false);
     service.log.warn('audio left out of the play files', { videoId: run.video.id, reason: error.message });
-    return false;
   }
 }
 
 /**
- * The ladder's rungs the video does not list yet, encoded one by one, best first, each listed as
- * soon as it is published (PlayURL is the best listed file, so it moves to the first rung). The
- * first rung unlists the remux (`Original`) in the same transaction, and only then is its file
- * removed: the list never names a file that is gone. A job cut off between rungs runs again in
- * status 1 and starts from here, with the rungs still missing; a remux whose removal was cut off
- * is removed then.
+ * The best of the ladder's rungs the video does not list yet, encoded and listed as soon as it
+ * is published (PlayURL is the best listed file, so it moves to the first rung). Returns whether
+ * rungs are still missing: each rung is one turn of the queue, so another video's first playable
+ * file does not wait for a whole ladder. The first rung unlists the remux (`Original`) in the same
+ * transaction, and only then is its file removed, so the list never names a file that is gone; a
+ * remux whose removal a crash cut off is removed at the next turn. A job cut off in the middle of
+ * a rung runs again from here.
  */
-export async function addMissingRungs(run: TranscodeRun): Promise<void> {
+export async function addNextRung(run: TranscodeRun): Promise<boolean> {
   const { service, video, space, info } = run;
   const listed = new Set((await service.stores.playFiles.forVideo(video.id)).map((play) => play.file));
-  let replaces = listed.has(REMUX_FILE) ? { file: REMUX_FILE, bytes: (await service.files.size(video.id, REMUX_FILE)) ?? 0 } : undefined;
+  const replaces = listed.has(REMUX_FILE) ? { file: REMUX_FILE, bytes: (await service.files.size(video.id, REMUX_FILE)) ?? 0 } : undefined;
   if (!replaces) await service.files.remove(video.id, [REMUX_FILE]);
-  let withAudio = info.hasAudio;
-  for (const rendition of chooseRenditions(info.displayWidth, info.displayHeight).filter((candidate) => !listed.has(candidate.file))) {
-    const path = join(space.work, rendition.file);
-    withAudio = await encodeRenditions(run, [{ rendition, path }], withAudio);
-    const bytes = (await stat(path)).size;
-    await space.publish([rendition.file]);
-    if (!(await markRungAdded(service, video.id, { playFile: playFileOf(rendition), bytes }, replaces))) {
-      throw new TranscodeSupersededError(`video ${video.id} left status 1 while its rungs were added`);
-    }
-    if (replaces) await service.files.remove(video.id, [replaces.file]);
-    replaces = undefined;
-    service.log.info('rung added', { videoId: video.id, file: rendition.file });
+  const [rendition, ...after] = chooseRenditions(info.displayWidth, info.displayHeight).filter((candidate) => !listed.has(candidate.file));
+  if (!rendition) return false;
+  const path = join(space.work, rendition.file);
+  await encodeRenditions(run, [{ rendition, path }]);
+  const bytes = (await stat(path)).size;
+  await space.publish([rendition.file]);
+  // As before status 1: whoever sees the rung listed finds no work folder left.
+  await space.dispose();
+  if (!(await markRungAdded(service, video.id, { playFile: playFileOf(rendition), bytes }, replaces))) {
+    throw new TranscodeSupersededError(`video ${video.id} left status 1 while its rungs were added`);
   }
+  if (replaces) await service.files.remove(video.id, [replaces.file]);
+  service.log.info('rung added', { videoId: video.id, file: rendition.file });
+  return after.length > 0;
 }

@@ -16,7 +16,7 @@ import { ProcessLedger } from './processLedger';
 import { NotAVideoError, probeMedia, type MediaInfo } from './probe';
 import { remux, REMUX_FILE } from './remux';
 import { chooseRenditions } from './renditions';
-import { addMissingRungs, encodeRenditions, playFileOf, TranscodeSupersededError, type TranscodeRun } from './rungs';
+import { addNextRung, encodeRenditions, playFileOf, TranscodeSupersededError, type TranscodeRun } from './rungs';
 
 /** Work folders of a video's transcodes cut off by a crash (a finished or failed one removes its own). */
 export function removeWorkFolders(dataDir: string, videoId: string): void {
@@ -71,7 +71,7 @@ async function remuxForBrowsers(run: TranscodeRun): Promise<PlayFile | undefined
 /** The whole ladder in one ffmpeg run: one decode of the source for every rung. */
 async function encodeLadder(run: TranscodeRun): Promise<PlayFile[]> {
   const renditions = chooseRenditions(run.info.displayWidth, run.info.displayHeight);
-  await encodeRenditions(run, renditions.map((rendition) => ({ rendition, path: join(run.space.work, rendition.file) })), run.info.hasAudio);
+  await encodeRenditions(run, renditions.map((rendition) => ({ rendition, path: join(run.space.work, rendition.file) })));
   return renditions.map(playFileOf);
 }
 
@@ -80,7 +80,7 @@ async function encodeLadder(run: TranscodeRun): Promise<PlayFile[]> {
  * queued callback, or not at all. The files are published first: a crash in between leaves the
  * video in 6, whose job then starts over.
  */
-async function publishFirst(run: TranscodeRun, playFiles: readonly PlayFile[], more: boolean): Promise<void> {
+async function publishFirst(run: TranscodeRun, playFiles: readonly PlayFile[]): Promise<void> {
   const { service, video, space, info, threads, signal, ledger } = run;
   const pictures = await makePictures(service.config.ffmpegPath, space.source, space.work, info, threads, service.config.maxSourcePixels, signal, ledger);
   signal.throwIfAborted();
@@ -88,9 +88,9 @@ async function publishFirst(run: TranscodeRun, playFiles: readonly PlayFile[], m
   // Measured in the work space, which is local even when the files then go to S3.
   const bytes = (await Promise.all(outputs.map((name) => stat(join(space.work, name))))).reduce((sum, file) => sum + file.size, 0);
   await space.publish(outputs);
-  // Nothing is needed from the work space once published, unless rungs follow; removed before
-  // status 1, so whoever sees status 1 of a finished video finds no work folder left.
-  if (!more) await space.dispose();
+  // Nothing is needed from the work space once published; removed before status 1, so whoever
+  // sees status 1 finds no work folder left (removing it after raced a reader of the folder).
+  await space.dispose();
   if (!(await markTranscoded(service, video.id, { duration: info.duration, posterFile: POSTER_FILE, playFiles, bytes }))) {
     throw new TranscodeSupersededError(`video ${video.id} left status 6 while it was transcoded`);
   }
@@ -106,17 +106,17 @@ async function publishFirst(run: TranscodeRun, playFiles: readonly PlayFile[], m
  * The transcode step, for a video in status 6 (or in 1, when a job cut off while it added rungs
  * runs again). Probe; then the first playable files: the source itself (needHandleSepcial), a
  * remux of a source browsers play, or else the whole ladder; pictures; status 1 with all of it at
- * once. After a remux, the ladder's rungs follow one by one in the same job (see rungs.ts).
+ * once. After a remux, the ladder's rungs follow, one per turn of the queue (see rungs.ts).
  * Outputs are written in a private work folder (beside the files, or scratch space under DATA_DIR
  * when they live in S3) and published only once complete, so a failure or an interruption leaves
  * no partial file where the media server looks, and the work folder is removed either way. A job
  * still running after TRANSCODE_TIMEOUT_MS is killed and fails: status 7 before status 1; after
  * it, the video keeps the files it lists.
  */
-export async function transcodeVideo(service: ServiceContext, video: Video, stop: AbortSignal): Promise<void> {
+export async function transcodeVideo(service: ServiceContext, video: Video, stop: AbortSignal): Promise<void | 'continues'> {
   const limit = AbortSignal.timeout(service.config.transcodeTimeoutMs);
   try {
-    await transcodeWithin(service, video, AbortSignal.any([stop, limit]));
+    return await transcodeWithin(service, video, AbortSignal.any([stop, limit]));
   } catch (error) {
     // The service stopping re-queues the job; running out of time ends it in status 7.
     if (limit.aborted && !stop.aborted) throw new Error(`transcoding took longer than TRANSCODE_TIMEOUT_MS (${service.config.transcodeTimeoutMs} ms)`);
@@ -124,7 +124,7 @@ export async function transcodeVideo(service: ServiceContext, video: Video, stop
   }
 }
 
-async function transcodeWithin(service: ServiceContext, video: Video, signal: AbortSignal): Promise<void> {
+async function transcodeWithin(service: ServiceContext, video: Video, signal: AbortSignal): Promise<void | 'continues'> {
   const { ffprobePath, processingConcurrency, maxSourcePixels } = service.config;
   // needHandleSepcial's one file is the whole of it: nothing follows status 1.
   if (video.status === VideoStatus.Normal && video.needHandleSpecial) return;
@@ -133,21 +133,18 @@ async function transcodeWithin(service: ServiceContext, video: Video, signal: Ab
   try {
     const info = await probeMedia(ffprobePath, space.source, signal, maxSourcePixels, ledger);
     const run: TranscodeRun = { service, video, space, info, threads: ffmpegThreads(processingConcurrency), signal, ledger };
-    if (video.status === VideoStatus.Normal) {
-      await addMissingRungs(run);
-      return;
-    }
+    if (video.status === VideoStatus.Normal) return (await addNextRung(run)) ? 'continues' : undefined;
     if (video.needHandleSpecial) {
-      await publishFirst(run, await keepOriginal(run), false);
+      await publishFirst(run, await keepOriginal(run));
       return;
     }
     const remuxed = await remuxForBrowsers(run);
     if (!remuxed) {
-      await publishFirst(run, await encodeLadder(run), false);
+      await publishFirst(run, await encodeLadder(run));
       return;
     }
-    await publishFirst(run, [remuxed], true);
-    await addMissingRungs(run);
+    await publishFirst(run, [remuxed]);
+    return 'continues';
   } finally {
     // Idempotent: a second call after the one in publishFirst finds nothing.
     await space.dispose();
