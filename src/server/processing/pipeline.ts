@@ -11,7 +11,7 @@ import { VideoStatus } from '../../shared/videoStatus';
  *   type 1: 8 ─upload stored─▶ 5
  *   type 2: 2 ─download starts─▶ 3 ─stored─▶ 5, or ─fails─▶ 4 (callback)
  *   5 ─transcode starts─▶ 6 ─done─▶ 1 (callback), or ─fails─▶ 7 (callback)
- *   1 ─each further rung─▶ 1 (the transcode's job goes on: no callback, and a failure leaves 1)
+ *   1 ─each further rung─▶ 1 (one transcode job per rung: no callback, and a failure leaves 1)
  *
  * A step that is part of a caller's larger transaction is handed that transaction's stores
  * (`within`) and writes through them only, never through `service.stores`: on a database whose
@@ -23,9 +23,9 @@ interface JobStep {
   working: VideoStatus;
   failed: typeof VideoStatus.DownloadFailed | typeof VideoStatus.TranscodingFailed;
   /**
-   * A status the video reaches while its job still runs: the transcode publishes the first playable
-   * file with status 1, then adds the ladder's rungs. A job cut off or stopped there is queued
-   * again (its video stays in this status) and picks up the rungs still missing.
+   * A status in which jobs of this kind still run: after the first playable file (status 1) the
+   * transcode queues one job per remaining rung. Such a job, cut off or stopped, is queued again,
+   * its video staying in this status, and adds the rungs still missing.
    */
   continuesIn?: VideoStatus;
 }

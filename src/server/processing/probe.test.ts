@@ -24,6 +24,19 @@ describe('describeMedia', () => {
     expect(describeMedia(json({ streams: [dvd], format: { duration: '1' } }))).toMatchObject({ displayWidth: 1024, displayHeight: 576 });
   });
 
+  it('reads the codecs by what ffprobe saw: container, picture (profile, pixel format) and the first audio stream', () => {
+    const streams = [
+      { index: 0, codec_type: 'data', codec_name: 'bin_data' },
+      { ...videoStream, index: 1, codec_name: 'h264', profile: 'High', pix_fmt: 'yuv420p' },
+      { index: 2, codec_type: 'audio', codec_name: 'aac' },
+    ];
+    expect(describeMedia(json({ streams, format: { duration: '1', format_name: 'mov,mp4,m4a,3gp,3g2,mj2' } })).codecs).toEqual({
+      container: 'mov,mp4,m4a,3gp,3g2,mj2',
+      video: { index: 1, codec: 'h264', profile: 'High', pixelFormat: 'yuv420p' },
+      audio: { index: 2, codec: 'aac' },
+    });
+  });
+
   it('works out the bitrate from size and duration when ffprobe gives none', () => {
     expect(describeMedia(json({ streams: [videoStream], format: { duration: '8', size: '1000000' } })).bitrateKbps).toBe(1000);
   });
