@@ -13,7 +13,7 @@ import { makePictures, POSTER_FILE } from './pictures';
 import { markTranscoded } from './pipeline';
 import { remuxPlan } from './playability';
 import { ProcessLedger } from './processLedger';
-import { NotAVideoError, probeMedia, type MediaInfo } from './probe';
+import { probeMedia, type MediaInfo } from './probe';
 import { remux, REMUX_FILE } from './remux';
 import { chooseRenditions } from './renditions';
 import { addNextRung, encodeRenditions, playFileOf, TranscodeSupersededError, type TranscodeRun } from './rungs';
@@ -49,7 +49,7 @@ const shortSide = (info: MediaInfo) => Math.min(info.displayWidth, info.displayH
 /**
  * A source a browser plays as it is, remuxed into a faststart MP4: the first play file, in the
  * time it takes to copy the file. Undefined when the source needs encoding, or when ffmpeg could
- * not remux (or wrote nothing ffprobe reads) what ffprobe called playable: the encode follows then.
+ * not remux what ffprobe called playable: the encode follows then.
  */
 async function remuxForBrowsers(run: TranscodeRun): Promise<PlayFile | undefined> {
   const { service, video, space, info, signal, ledger } = run;
@@ -59,10 +59,11 @@ async function remuxForBrowsers(run: TranscodeRun): Promise<PlayFile | undefined
   try {
     const outcome = await remux(service.config.ffmpegPath, space.source, output, plan, signal, ledger);
     if (outcome.audioDropped) service.log.warn('audio left out of the play files', { videoId: video.id, reason: outcome.audioDropped });
-    const remuxed = await probeMedia(service.config.ffprobePath, output, signal, service.config.maxSourcePixels, ledger);
-    return { file: REMUX_FILE, bitrate: remuxed.bitrateKbps, label: 'Original', height: shortSide(info) };
+    // The copy lasts as long as the source, so its overall bitrate follows from its size (no second ffprobe on the way to status 1).
+    const { size } = await stat(output);
+    return { file: REMUX_FILE, bitrate: Math.round((size * 8) / info.duration / 1000), label: 'Original', height: shortSide(info) };
   } catch (error) {
-    if (!(error instanceof MediaToolError) && !(error instanceof NotAVideoError)) throw error;
+    if (!(error instanceof MediaToolError)) throw error;
     service.log.warn('remux failed; the source is encoded instead', { videoId: video.id, reason: error.message });
     return undefined;
   }
@@ -75,14 +76,38 @@ async function encodeLadder(run: TranscodeRun): Promise<PlayFile[]> {
   return renditions.map(playFileOf);
 }
 
+/** The play files status 1 comes with, and whether rungs follow them. */
+async function firstPlayFiles(run: TranscodeRun): Promise<{ playFiles: PlayFile[]; more: boolean }> {
+  if (run.video.needHandleSpecial) return { playFiles: await keepOriginal(run), more: false };
+  const remuxed = await remuxForBrowsers(run);
+  return remuxed ? { playFiles: [remuxed], more: true } : { playFiles: await encodeLadder(run), more: false };
+}
+
+/**
+ * Runs both side by side (the pictures beside the first play files: on the way to status 1 each
+ * is mostly waiting for ffmpeg to start and read). The first failure stops the other (its ffmpeg
+ * killed) and is thrown once both have ended, so no ffmpeg still writes into the work folder.
+ */
+async function sideBySide<A, B>(signal: AbortSignal, first: (signal: AbortSignal) => Promise<A>, second: (signal: AbortSignal) => Promise<B>): Promise<[A, B]> {
+  const local = new AbortController();
+  const both = AbortSignal.any([signal, local.signal]);
+  const stopOther = (error: unknown): never => {
+    local.abort(error);
+    throw error;
+  };
+  const [a, b] = await Promise.allSettled([first(both).catch(stopOther), second(both).catch(stopOther)]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [a.value, b.value];
+}
+
 /**
  * The first play files become visible together with the pictures, the duration, status 1 and its
  * queued callback, or not at all. The files are published first: a crash in between leaves the
  * video in 6, whose job then starts over.
  */
-async function publishFirst(run: TranscodeRun, playFiles: readonly PlayFile[]): Promise<void> {
-  const { service, video, space, info, threads, signal, ledger } = run;
-  const pictures = await makePictures(service.config.ffmpegPath, space.source, space.work, info, threads, service.config.maxSourcePixels, signal, ledger);
+async function publishFirst(run: TranscodeRun, playFiles: readonly PlayFile[], pictures: readonly string[]): Promise<void> {
+  const { service, video, space, info, signal } = run;
   signal.throwIfAborted();
   const outputs = [...playFiles.map((play) => play.file), ...pictures];
   // Measured in the work space, which is local even when the files then go to S3.
@@ -103,10 +128,10 @@ async function publishFirst(run: TranscodeRun, playFiles: readonly PlayFile[]): 
 }
 
 /**
- * The transcode step, for a video in status 6 (or in 1, when a job cut off while it added rungs
- * runs again). Probe; then the first playable files: the source itself (needHandleSepcial), a
- * remux of a source browsers play, or else the whole ladder; pictures; status 1 with all of it at
- * once. After a remux, the ladder's rungs follow, one per turn of the queue (see rungs.ts).
+ * The transcode step, for a video in status 6, or in 1 for one more rung. Probe; then the first
+ * playable files (the source itself for needHandleSepcial, a remux of a source browsers play, or
+ * else the whole ladder) with the pictures made beside them; status 1 with all of it at once.
+ * After a remux, the ladder's rungs follow, one per turn of the queue (see rungs.ts).
  * Outputs are written in a private work folder (beside the files, or scratch space under DATA_DIR
  * when they live in S3) and published only once complete, so a failure or an interruption leaves
  * no partial file where the media server looks, and the work folder is removed either way. A job
@@ -134,17 +159,14 @@ async function transcodeWithin(service: ServiceContext, video: Video, signal: Ab
     const info = await probeMedia(ffprobePath, space.source, signal, maxSourcePixels, ledger);
     const run: TranscodeRun = { service, video, space, info, threads: ffmpegThreads(processingConcurrency), signal, ledger };
     if (video.status === VideoStatus.Normal) return (await addNextRung(run)) ? 'continues' : undefined;
-    if (video.needHandleSpecial) {
-      await publishFirst(run, await keepOriginal(run));
-      return;
-    }
-    const remuxed = await remuxForBrowsers(run);
-    if (!remuxed) {
-      await publishFirst(run, await encodeLadder(run));
-      return;
-    }
-    await publishFirst(run, [remuxed]);
-    return 'continues';
+    const { ffmpegPath } = service.config;
+    const [first, pictures] = await sideBySide(
+      signal,
+      (both) => firstPlayFiles({ ...run, signal: both }),
+      (both) => makePictures(ffmpegPath, space.source, space.work, info, run.threads, maxSourcePixels, both, ledger),
+    );
+    await publishFirst(run, first.playFiles, pictures);
+    return first.more ? 'continues' : undefined;
   } finally {
     // Idempotent: a second call after the one in publishFirst finds nothing.
     await space.dispose();
