@@ -24,8 +24,8 @@ interface JobStep {
   failed: typeof VideoStatus.DownloadFailed | typeof VideoStatus.TranscodingFailed;
   /**
    * A status in which jobs of this kind still run: after the first playable file (status 1) the
-   * transcode queues one job per remaining rung. Such a job, cut off or stopped, is queued again,
-   * its video staying in this status, and adds the rungs still missing.
+   * transcode queues one job per remaining rung. Such a job, cut off or stopped, is queued again
+   * while rungs are missing (rungsPending), its video staying in this status.
    */
   continuesIn?: VideoStatus;
 }

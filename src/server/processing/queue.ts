@@ -8,6 +8,7 @@ import { downloadSource } from './download';
 import { enqueueJob, JOB_STEPS, markProcessed, markSourceStored } from './pipeline';
 import { appsAtShare, jobPools, type JobPool } from './pools';
 import { ProcessLedger } from './processLedger';
+import { rungsPending } from './rungs';
 import { removeWorkFolders, transcodeVideo } from './transcode';
 
 /** What a job's run came to, for the job duration metric (operator/metrics.ts). */
@@ -73,11 +74,13 @@ async function resumeCutOffJobs(service: ServiceContext, before: number): Promis
       });
       continue;
     }
-    const status = (await videos.get(job.videoId))?.status;
+    const video = await videos.get(job.videoId);
+    const status = video?.status;
     // The step's outcome and the job's 'done' are written one after the other, so a job cut off
-    // between them has a video that already moved on: that step finished. A transcode's video in
-    // status 1 may still miss rungs: its job goes back to the queue to add them (its status stays).
-    if (status !== step.working && status !== step.waiting && (status === undefined || status !== step.continuesIn)) {
+    // between them has a video that already moved on: that step finished. Unless rungs are still
+    // to come to a video in status 1: its job goes back to the queue to add them (its status stays).
+    const continues = video !== undefined && status === step.continuesIn && rungsPending(video.needHandleSpecial, await service.stores.playFiles.forVideo(video.id));
+    if (status !== step.working && status !== step.waiting && !continues) {
       await jobs.finish(job, 'done', '', now, fence);
       continue;
     }

@@ -55,6 +55,19 @@ export async function encodeRenditions(run: TranscodeRun, outputs: readonly Rend
 }
 
 /**
+ * Whether a video in status 1 still lacks rungs its transcode jobs will add: it lists the remux,
+ * or fewer rungs than the ladder from its best rung down holds. Read from the list alone, so a job
+ * cut off in status 1 is known to have work left without probing the source.
+ */
+export function rungsPending(needHandleSpecial: boolean, listed: readonly PlayFile[]): boolean {
+  if (needHandleSpecial || listed.length === 0) return false;
+  if (listed.some((play) => play.file === REMUX_FILE)) return true;
+  const best = Math.max(...listed.map((play) => play.height));
+  // A square of the best rung's size fits exactly the rungs from it down.
+  return listed.length < chooseRenditions(best, best).length;
+}
+
+/**
  * The best of the ladder's rungs the video does not list yet, encoded and listed as soon as it
  * is published (PlayURL is the best listed file, so it moves to the first rung). Returns whether
  * rungs are still missing: each rung is one turn of the queue, so another video's first playable
