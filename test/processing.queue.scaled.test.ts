@@ -119,7 +119,7 @@ describe('jobs survive a stop', () => {
     } finally {
       await second.stop(true);
     }
-  });
+  }, 120_000);
 
   it(`a job cut off ${MAX_JOB_ATTEMPTS} times fails with its reason instead of looping`, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ovu-test-'));
