@@ -38,6 +38,8 @@ export default defineConfig({
       { test: { name: 'fault-scaled', include: [`fault/${SCALED_FILES}`], env: SCALED, ...fault } },
       { test: { name: 'e2e', include: ['e2e/**/*.test.ts'], ...e2e } },
       { test: { name: 'e2e-scaled', include: [`e2e/${SCALED_FILES}`], env: SCALED, ...e2e } },
+      // The widget in Firefox ESR (WebDriver BiDi) and WebKitGTK (WebDriver classic) as well.
+      { test: { name: 'engines', include: ['engines/**/*.test.ts'], ...e2e } },
     ],
   },
 });

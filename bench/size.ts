@@ -7,29 +7,17 @@
  * gate: it marks what is over its aim and does not fail; the budgets themselves are checked by
  * test/widget.budget.test.ts in `npm test`.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliBytes, dist, gzipBytes, uploadPageFiles } from '../scripts/widgetSizes';
 
-const dist = resolve(import.meta.dirname, '../dist');
-
-interface ManifestChunk {
-  file: string;
-  isEntry?: boolean;
-  isDynamicEntry?: boolean;
-  css?: string[];
-}
-
-/** The upload page's files by role, from the manifest Vite wrote. */
+/** The upload page's files by role. */
 function pageFiles(): { file: string; aim?: number; firstOpen?: boolean }[] {
-  const manifest = resolve(dist, 'upload/.vite/manifest.json');
-  if (!existsSync(manifest)) throw new Error('missing dist/upload/.vite/manifest.json: run `npm run build` first');
-  const chunks = Object.values(JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, ManifestChunk>);
-  const entry = chunks.find((chunk) => chunk.isEntry)!;
+  const page = uploadPageFiles();
   return [
-    { file: `upload/${entry.file}`, aim: 30 * 1024, firstOpen: true },
-    ...(entry.css ?? []).map((css) => ({ file: `upload/${css}`, firstOpen: true })),
-    ...chunks.filter((chunk) => chunk.isDynamicEntry).map((chunk) => ({ file: `upload/${chunk.file}`, firstOpen: true })),
+    { file: page.code, aim: 30 * 1024, firstOpen: true },
+    ...page.styles.map((file) => ({ file, firstOpen: true })),
+    ...page.transport.map((file) => ({ file, firstOpen: true })),
   ];
 }
 
@@ -43,9 +31,11 @@ export function sizeReport(): void {
   const files: { file: string; aim?: number; firstOpen?: boolean }[] = [
     { file: 'Scripts/UploadWidget/initUploadWidget.js', aim: LOADER_AIM },
     { file: 'Scripts/UploadWidget/initUploadABoxWidget.js', aim: LOADER_AIM, firstOpen: true },
-    // The loaders' parts, imported from the service when needed: the overlay (every overlay open)
-    // and the error page (a refused configuration).
+    // The loaders' parts, imported from the service when needed: the overlay (every overlay open),
+    // the loader's words and the error page (a refused configuration).
     { file: 'Scripts/UploadWidget/overlay.js', firstOpen: true },
+    // One language's loader words on each open (English in this report).
+    { file: 'Scripts/UploadWidget/texts-en.js', firstOpen: true },
     { file: 'Scripts/UploadWidget/errorPage.js' },
     ...pageFiles(),
     { file: 'npm/index.js' },
@@ -53,13 +43,11 @@ export function sizeReport(): void {
   let firstOpen = 0;
   console.log('file                                              raw         gzip                  brotli      aim (gzip -9)');
   for (const { file, aim, firstOpen: onFirstOpen } of files) {
-    const path = resolve(dist, file);
-    if (!existsSync(path)) throw new Error(`missing dist/${file}: run \`npm run build\` first`);
-    const raw = readFileSync(path);
-    const gzip = gzipSync(raw, { level: 9 }).length;
-    const brotliBytes = existsSync(`${path}.br`) ? statSync(`${path}.br`).size : undefined;
-    if (onFirstOpen) firstOpen += brotliBytes ?? raw.length;
-    const brotli = brotliBytes === undefined ? '-' : kib(brotliBytes);
+    const gzip = gzipBytes(file);
+    const raw = readFileSync(resolve(dist, file));
+    const sent = brotliBytes(file);
+    if (onFirstOpen) firstOpen += sent ?? raw.length;
+    const brotli = sent === undefined ? '-' : kib(sent);
     const aimText = aim === undefined ? '' : `<= ${aim} B${gzip > aim ? '  (over)' : ''}`;
     console.log(`${file.padEnd(50)}${kib(raw.length).padEnd(12)}${`${kib(gzip)} (${gzip} B)`.padEnd(22)}${brotli.padEnd(12)}${aimText}`);
   }

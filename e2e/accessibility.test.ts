@@ -89,6 +89,40 @@ describe.each(['light', 'dark'] as const)('axe finds no violation (%s)', (colorS
   });
 });
 
+describe('axe finds no violation in Arabic, right to left', () => {
+  let context: BrowserContext | undefined;
+  afterEach(() => context?.close());
+
+  it('in the uploader with a text of the host\'s, idle and uploading, and on both error pages', async () => {
+    context = await world.browser.newContext({ locale: 'ar-EG', viewport: { width: 1200, height: 800 } });
+    const auth = world.widgetAuth(await world.registerVideo());
+    const page = await world.openHostPage(context, '/popup.html', { ...auth, lang: 'ar', strings: { choose: 'اختر مقطعك' } });
+    const popup = await openPopup(page);
+    await popup.getByRole('button', { name: 'اختر مقطعك' }).waitFor();
+    expect(await popup.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await violations(popup), 'idle').toEqual([]);
+    const throttle = await throttleUploads(context, popup, 512 * 1024);
+    const [chooser] = await Promise.all([popup.waitForEvent('filechooser'), popup.getByRole('button', { name: 'اختر مقطعك' }).click()]);
+    await chooser.setFiles(video);
+    const bar = popup.getByRole('progressbar', { name: 'تقدّم الرفع' });
+    await expect.poll(async () => Number((await bar.count()) && (await bar.getAttribute('aria-valuenow'))), { timeout: 60_000 }).toBeGreaterThanOrEqual(5);
+    expect(await violations(popup), 'uploading').toEqual([]);
+    await throttle.lift();
+
+    // Without `lang`, the browser's language (ar-EG) picks Arabic.
+    const service = await openPopup(await world.openHostPage(context, '/popup.html', { ...auth, token: '0123456789abcdef0123456789abcdef' }));
+    await service.getByRole('heading', { level: 1, name: 'تعذّر بدء الرفع' }).waitFor();
+    expect(await service.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await violations(service), "the service's page").toEqual([]);
+
+    const { videoId: _omitted, ...withoutVideo } = auth;
+    const loader = await openPopup(await world.openHostPage(context, '/popup.html', { ...withoutVideo, lang: 'ar' }));
+    await loader.getByRole('heading', { level: 1, name: 'تعذّر بدء الرفع' }).waitFor();
+    expect(await loader.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await violations(loader), "the loader's page").toEqual([]);
+  });
+});
+
 describe("the host's look", () => {
   let context: BrowserContext | undefined;
   afterEach(() => context?.close());

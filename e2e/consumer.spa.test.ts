@@ -1,36 +1,20 @@
 import { readFileSync } from 'node:fs';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installFixture, type InstalledFixture } from '../test/support/consumers';
 import { newContext } from './support/browser';
-import { listenLoopback, type LoopbackServer } from './support/httpServer';
+import type { LoopbackServer } from './support/httpServer';
 import { fileSize, makeVideo, removeVideo } from './support/media';
+import { serveBuilt } from './support/staticSite';
 import { chooseFile, openButton, uploadFrame, waitForEvents } from './support/widget';
 import { APP_B, startWorld, type World } from './support/world';
-
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 
 let fixture: InstalledFixture;
 let world: World;
 let spa: LoopbackServer;
 let context: BrowserContext;
 let clip: string;
-
-/** The fixture's `vite build` output, served as a static SPA on its own origin (http://localhost:<port>). */
-function serveBuilt(root: string): Promise<LoopbackServer> {
-  return listenLoopback((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://spa.invalid').pathname;
-    const file = normalize(join(root, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(root)) return void res.writeHead(404).end();
-    try {
-      const body = readFileSync(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-}
 
 beforeAll(async () => {
   [fixture, world, clip] = await Promise.all([installFixture('spa'), startWorld(), makeVideo({ seconds: 2, bitrate: 500_000 })]);

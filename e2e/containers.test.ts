@@ -284,4 +284,20 @@ describe('npm module (dist/npm, ESM)', () => {
     const ax = await AccessibleQuery.open(context, page);
     expect(await ax.count('dialog', DIALOG_NAME)).toBe(1);
   });
+
+  it('with config(), opens the popup in the click and goes on when the signed options arrive, after the click\'s activation has run out', async () => {
+    // Chromium's popup blocker is on: a window.open 6 s after the click would be refused.
+    const page = await hostPage('/esm-popup.html', { ...world.widgetAuth(await world.registerVideo()), deferMs: 6_000 });
+    const popup = await openPopup(page);
+    await popup.getByText('Preparing the upload…').waitFor();
+    await popup.waitForURL((url) => url.pathname === UPLOAD_PAGE_PATH, { timeout: 20_000 });
+    await chooseFileButton(popup).waitFor();
+    expect(await page.evaluate(() => document.querySelector('open-upload-overlay'))).toBeNull();
+  });
+
+  it('with config(), shows the overlay at once and its uploader once the options arrive', async () => {
+    const page = await hostPage('/esm-overlay.html', { ...world.widgetAuth(await world.registerVideo()), deferMs: 1_000 });
+    await openButton(page).click();
+    await chooseFileButton(await uploadFrame(page)).waitFor();
+  });
 });

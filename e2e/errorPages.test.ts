@@ -22,6 +22,8 @@ const hostPage = (path: string, config: object): Promise<Page> => world.openHost
 /** The page's `ErrorCode : …` line, as a reader of its visible text sees it (one line of its own). */
 async function pageText(where: Page | Frame): Promise<string | undefined> {
   await where.waitForLoadState('load');
+  // The loader writes its own page once its parts (the page, its words) have come.
+  await where.getByText(/^ErrorCode : /).first().waitFor();
   return errorLineOf(await where.locator('body').innerText());
 }
 
@@ -45,14 +47,17 @@ describe('the service refuses the configuration with the ErrorCode page', () => 
     // Around the line: a heading, what to do, and a Close that closes the layer.
     await frame.getByRole('heading', { level: 1, name: 'The upload cannot start' }).waitFor();
     await frame.getByText('The site owner should check its AppSecret and how it computes the Token.').waitFor();
+    const reference = /Reference: (\S+)/.exec(await frame.locator('body').innerText())?.[1];
+    expect(reference).toMatch(/^[\x21-\x7e]{8,}$/);
     await clickClosingFrame(page, frame.getByRole('button', { name: 'Close' }));
     const ax = await AccessibleQuery.open(context, page);
     await ax.waitFor('dialog', DIALOG_NAME, false);
     await ax.close();
-    expect((await waitForEvents(page, (all) => all.length > 1)).map((event) => event.info)).toEqual([
-      expect.objectContaining({ reason: 'validation', code: '104' }),
-      expect.objectContaining({ reason: 'closed' }),
-    ]);
+    const [failure, closed] = (await waitForEvents(page, (all) => all.length > 1)).map((event) => event.info);
+    expect(closed).toEqual(expect.objectContaining({ reason: 'closed' }));
+    // What the user reads on the page, what the host page's onFailure gets and the service's log line all name one request.
+    expect(failure).toEqual(expect.objectContaining({ reason: 'validation', code: '104', requestId: reference }));
+    expect(world.logLines().filter((line) => line.requestId === reference)).not.toEqual([]);
   });
 
   it('speaks the uploader\'s language: zh-CN from the config', async () => {
@@ -91,8 +96,8 @@ describe('the service refuses the configuration with the ErrorCode page', () => 
   });
 });
 
-/** What the loader may fetch without asking the service anything: its own parts (the error page, and the overlay's layer). */
-const onlyExtras = (urls: string[]) => urls.filter((url) => !/\/Scripts\/UploadWidget\/(errorPage|overlay)\.js$/.test(url));
+/** What the loader may fetch without asking the service anything: its own parts (the error page, the overlay's layer, its words in one language). */
+const onlyExtras = (urls: string[]) => urls.filter((url) => !/\/Scripts\/UploadWidget\/(errorPage|overlay|texts-[\w-]+)\.js$/.test(url));
 
 describe('the loader refuses a configuration it can check itself, without asking the service', () => {
   it('a missing videoId shows the ErrorCode page and sends nothing to the service but a fetch of the loader\'s error page part', async () => {

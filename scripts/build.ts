@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { build } from 'vite';
 import { dist, loaderScripts, npmModule, uploaderPage } from '../vite.config';
 import { precompress } from './precompress';
+import { WIDGET_LANGUAGES } from '../src/shared/widgetConfig';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -34,23 +35,46 @@ async function bundleService(): Promise<void> {
   await cp(resolve(root, 'src/server/widget/assets'), resolve(dist, 'server/assets'), { recursive: true });
 }
 
+/** Each language's locale module's constant prefix (`JA` for ja, `PT_BR` for pt-BR). */
+const constantOf = (lang: string) => lang.toUpperCase().replace('-', '_');
+
 /**
  * The loaders' parts that not every open needs (LoaderParts in src/widget/loader/openUpload.ts),
- * ES modules beside them that they import from the service when needed. esbuild rather than
- * Vite: Vite leaves an ES library's whitespace unminified, and the overlay's bytes are on the
- * path of every overlay's first open.
+ * ES modules beside them that they import from the service when needed: the overlay, the error
+ * page, and per language `texts-<lang>`, that language's loader words alone (a virtual entry
+ * that takes them from its locale module, whose page texts are left out as unused).
+ * esbuild rather than Vite: Vite leaves an ES library's whitespace unminified, and the overlay's
+ * bytes are on the path of every overlay's first open.
  */
 async function bundleLoaderParts(): Promise<void> {
+  const texts = Object.fromEntries(WIDGET_LANGUAGES.map((lang) => [`texts-${lang}`, `texts:${lang}`]));
   await bundle({
-    entryPoints: { overlay: resolve(root, 'src/widget/loader/overlay.ts'), errorPage: resolve(root, 'src/widget/loader/errorPage.ts') },
+    entryPoints: { overlay: resolve(root, 'src/widget/loader/overlay.ts'), errorPage: resolve(root, 'src/widget/loader/errorPage.ts'), ...texts },
     outdir: resolve(dist, 'Scripts/UploadWidget'),
     bundle: true,
     minify: true,
     format: 'esm',
-    // As the loaders (vite.config.ts): Chinese text as \u escapes, whatever charset the host page has.
-    charset: 'ascii',
+    // Unlike the classic loader scripts (vite.config.ts: non-ASCII as \u escapes, whatever charset
+    // the host page has), module scripts are always decoded as UTF-8, and raw UTF-8 takes a third
+    // of the escapes' bytes for the words of Chinese, Japanese, Korean and Arabic.
+    charset: 'utf8',
     target: 'es2020',
     logLevel: 'warning',
+    plugins: [
+      {
+        name: 'loader-words',
+        setup(build) {
+          build.onResolve({ filter: /^texts:/ }, ({ path }) => ({ path: path.slice('texts:'.length), namespace: 'loader-words' }));
+          build.onLoad({ filter: /.*/, namespace: 'loader-words' }, ({ path }) => ({
+            contents: `import { ${constantOf(path)}_WORDS as words } from './${path}';
+import { loaderTexts } from '../../../widget/loader/texts';
+export const texts = (strings: unknown) => loaderTexts(words, '${path}', strings);`,
+            resolveDir: resolve(root, 'src/shared/i18n/locales'),
+            loader: 'ts',
+          }));
+        },
+      },
+    ],
   });
 }
 

@@ -6,17 +6,21 @@
  * the package is generated beside it with its own package.json and no dependencies at all:
  *   index.js + index.d.ts   the widget (`openUpload`), ESM for bundlers and browsers
  *   sdk.js + sdk.d.ts       `open-video-upload/sdk` for app backends (Node >= 20.19)
+ *   README.md               src/widget/README.md, its size figures measured on this build
+ *   react.js + react.d.ts   `open-video-upload/react` (React 18 or 19, an optional peer)
+ *   element.js + element.d.ts  `open-video-upload/element`, the `<video-upload>` custom element
  * Each entry has one bundled declaration file with no relative imports, so the types resolve the
  * same under `bundler`, `node16`, `nodenext` and `node10` (where `open-video-upload/sdk` finds
  * sdk.d.ts at the package root, so no `typesVersions` is needed).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
 import { build, type InlineConfig } from 'vite';
 import { dist, npmModule } from '../vite.config';
+import { packageReadme } from './packageReadme';
 
 const root = resolve(import.meta.dirname, '..');
 const packageDir = resolve(dist, 'package');
@@ -26,7 +30,37 @@ const packDir = resolve(dist, 'pack');
 const ENTRIES = [
   { subpath: '.', source: 'src/widget/index.ts', name: 'index' },
   { subpath: './sdk', source: 'src/sdk/index.ts', name: 'sdk' },
+  { subpath: './react', source: 'src/widget/react/index.ts', name: 'react' },
+  { subpath: './element', source: 'src/widget/element/index.ts', name: 'element' },
 ] as const;
+
+/**
+ * The framework wrappers, each its own file built on the main entry: they import `./index.js`
+ * rather than carry a second copy of the widget, and React stays the app's own. An app that does
+ * not import them loads none of their bytes.
+ */
+const WRAPPERS: string[] = ['react', 'element'] satisfies (typeof ENTRIES)[number]['name'][];
+
+function wrapperModule(source: string, name: string): InlineConfig {
+  const widget = resolve(root, 'src/widget/index.ts');
+  return {
+    ...npmModule,
+    build: {
+      ...npmModule.build,
+      outDir: packageDir,
+      lib: { entry: resolve(root, source), formats: ['es'], fileName: () => `${name}.js` },
+      rollupOptions: {
+        external: (id) => id === 'react' || id === widget,
+        output: {
+          paths: { [widget]: './index.js' },
+          // Next.js's app router renders a module with hooks only on the client when it says so;
+          // the directive must be the file's first statement, so it cannot come from the source.
+          banner: name === 'react' ? "'use client';" : undefined,
+        },
+      },
+    },
+  };
+}
 
 const sdkModule: InlineConfig = {
   configFile: false,
@@ -44,11 +78,11 @@ const sdkModule: InlineConfig = {
   },
 };
 
-/** One .d.ts per entry with every type inlined. */
+/** One .d.ts per entry with every type inlined, read with the tsconfig of the entry's own room. */
 async function bundleDeclarations(source: string, name: string): Promise<void> {
   const bundle = await rollup({
     input: resolve(root, source),
-    plugins: [dts({ tsconfig: resolve(root, 'tsconfig.json'), compilerOptions: { types: [] } })],
+    plugins: [dts({ tsconfig: resolve(root, dirname(source), 'tsconfig.json'), compilerOptions: { types: [] } })],
   });
   await bundle.write({ file: resolve(packageDir, `${name}.d.ts`), format: 'es' });
   await bundle.close();
@@ -74,13 +108,21 @@ function manifest(rootManifest: RootManifest): Record<string, unknown> {
     license: rootManifest.license,
     repository: rootManifest.repository,
     type: 'module',
-    sideEffects: false,
+    // Importing the element's module defines <video-upload>: a bundler must keep that import.
+    sideEffects: ['./element.js'],
     exports,
     types: './index.d.ts',
     files: ENTRIES.flatMap(({ name }) => [`${name}.js`, `${name}.d.ts`]),
+    // For `open-video-upload/react` only: every other entry works without React.
+    peerDependencies: { react: '^18.0.0 || ^19.0.0', '@types/react': '^18.0.0 || ^19.0.0' },
+    peerDependenciesMeta: { react: { optional: true }, '@types/react': { optional: true } },
     engines: rootManifest.engines,
   };
 }
+
+// The package README's figures are measured on the browser build: make it first when it is missing
+// or older than a source (as `npm start` does), so `npm run pack:widget` alone works on a fresh clone.
+execFileSync(process.execPath, [resolve(root, 'scripts/start.mjs'), '--build-only'], { stdio: ['ignore', 'inherit', 'inherit'] });
 
 rmSync(packageDir, { recursive: true, force: true });
 rmSync(packDir, { recursive: true, force: true });
@@ -89,12 +131,14 @@ mkdirSync(packDir, { recursive: true });
 
 await build({ ...npmModule, build: { ...npmModule.build, outDir: packageDir } });
 await build(sdkModule);
+for (const { source, name } of ENTRIES) if (WRAPPERS.includes(name)) await build(wrapperModule(source, name));
 for (const { source, name } of ENTRIES) await bundleDeclarations(source, name);
 
 const rootManifest = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as RootManifest;
 writeFileSync(resolve(packageDir, 'package.json'), `${JSON.stringify(manifest(rootManifest), null, 2)}\n`);
 copyFileSync(resolve(root, 'LICENSE'), resolve(packageDir, 'LICENSE'));
-copyFileSync(resolve(root, 'README.md'), resolve(packageDir, 'README.md'));
+// Its own README, for people who install the package (the repository's README is the service's).
+writeFileSync(resolve(packageDir, 'README.md'), packageReadme());
 
 execFileSync('npm', ['pack', '--pack-destination', packDir, '--silent'], { cwd: packageDir, stdio: ['ignore', 'ignore', 'inherit'] });
 const [tarball, ...extra] = readdirSync(packDir);

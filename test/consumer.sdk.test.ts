@@ -20,12 +20,11 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The code block of the README's "App backend SDK" section, as a reader would paste it. */
-function readmeSdkExample(): string {
-  const readme = readFileSync(resolve(import.meta.dirname, '../README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## App backend SDK'));
-  const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!block) throw new Error('README: no ```ts block under "## App backend SDK"');
+/** The whole example of docs/sdk.md (a callback server included), as a reader would paste it. */
+function sdkPageExample(): string {
+  const page = readFileSync(resolve(import.meta.dirname, '../docs/sdk.md'), 'utf8');
+  const block = /```ts\n([\s\S]*?)```/.exec(page)?.[1];
+  if (!block) throw new Error('docs/sdk.md: no ```ts block');
   return block;
 }
 
@@ -44,9 +43,9 @@ afterAll(async () => {
 });
 
 describe('a Node app backend that installed the packed tarball', () => {
-  it('has only the package itself from us, and its types and the README\'s SDK example compile under nodenext', async () => {
+  it('has only the package itself from us, and its types and the SDK example of docs/sdk.md compile under nodenext', async () => {
     expect(fixture.installed().sort()).toEqual(['@types/node', 'open-video-upload', 'typescript', 'undici-types']);
-    writeFileSync(join(fixture.dir, 'src/readmeExample.ts'), readmeSdkExample());
+    writeFileSync(join(fixture.dir, 'src/docsExample.ts'), sdkPageExample());
     await fixture.run('npx', ['tsc', '-p', 'tsconfig.json']);
   }, 60_000);
 

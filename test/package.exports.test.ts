@@ -24,7 +24,7 @@ function valueExports(file: string): string[] {
 
 // A value the types promise but the JS lacks type-checks in an app and then fails its bundler
 // (Vite: MISSING_EXPORT); attw and publint do not look for it.
-describe.each(['index', 'sdk'])('the packed %s entry', (name) => {
+describe.each(['index', 'sdk', 'react', 'element'])('the packed %s entry', (name) => {
   it('declares as values exactly what its JS exports', () => {
     const declarations = resolve(packageDir, `${name}.d.ts`);
     if (!existsSync(declarations)) throw new Error(`${declarations} is missing: run npm run pack:widget first`);

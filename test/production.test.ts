@@ -20,7 +20,7 @@ import { openUploader, registerVideo, tusCreate, tusHead, type ServiceClient } f
  */
 const ROOT = resolve(import.meta.dirname, '..');
 /** What a clone holds that the build and start read (node_modules is linked, not copied). */
-const CHECKOUT = ['src', 'demo', 'scripts', 'README.md', 'package.json', 'package-lock.json', 'tsconfig.json', 'vite.config.ts'];
+const CHECKOUT = ['src', 'demo', 'scripts', 'README.md', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.base.json', 'vite.config.ts'];
 
 const work = mkdtempSync(join(tmpdir(), 'ovu-production-'));
 const clone = join(work, 'clone');

@@ -95,6 +95,17 @@ describe('the tus endpoint', () => {
     expect(errorLine((await getPage(service, pageQuery(service, videoId))).html)).toMatch(/^ErrorCode : 107, /);
   });
 
+  it('names each reply\'s request, and lets the service\'s own origin read the name (X-Request-Id exposed)', async () => {
+    const videoId = await registerVideo(service);
+    const boot = await openUploader(service, videoId);
+    const created = await tusCreate(boot.tusEndpoint, boot.ticket, 1000);
+    const uploadUrl = created.headers.get('location')!;
+    const head = await fetch(uploadUrl, { method: 'HEAD', headers: { 'Tus-Resumable': '1.0.0', [TICKET_HEADER]: boot.ticket, Origin: new URL(service.address).origin } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('x-request-id')).toMatch(/^\S+$/);
+    expect(head.headers.get('access-control-expose-headers')?.split(/,\s*/)).toContain('X-Request-Id');
+  });
+
   it('refuses an Upload-Length over the page\'s limit with 413 and code 112, and an empty file', async () => {
     const boot = await openUploader(service, await registerVideo(service));
     expect(boot.maxFileSize).toBe(LIMIT);

@@ -53,11 +53,17 @@ describe('first overlay open', () => {
     const assets = [...page.text.matchAll(new RegExp(`(?:src|href)="${ASSETS_PATH}/([^"]+)"`, 'g'))].map((match) => match[1]!);
     expect(assets.some((name) => name.endsWith('.js')) && assets.some((name) => name.endsWith('.css'))).toBe(true);
     // The transport, which the page's code imports after first paint.
-    const manifest = JSON.parse(built('upload/.vite/manifest.json').toString()) as Record<string, { file: string; isDynamicEntry?: boolean }>;
-    const transport = Object.values(manifest).filter((chunk) => chunk.isDynamicEntry).map((chunk) => chunk.file);
+    const manifest = JSON.parse(built('upload/.vite/manifest.json').toString()) as Record<string, { file: string; src?: string; isDynamicEntry?: boolean }>;
+    // The languages' text chunks are dynamic too: the page preloads its own (counted with the page's assets), never the others.
+    const transport = Object.values(manifest)
+      .filter((chunk) => chunk.isDynamicEntry && !chunk.src?.startsWith('src/shared/i18n/locales/'))
+      .map((chunk) => chunk.file);
+    expect(assets.filter((name) => /^en-.*\.js$/.test(name)), 'the page preloads its language\'s texts').toHaveLength(1);
     const paths = [
       '/Scripts/UploadWidget/initUploadABoxWidget.js',
       '/Scripts/UploadWidget/overlay.js',
+      // The loader's words in the page's language (English here), which the overlay waits for.
+      '/Scripts/UploadWidget/texts-en.js',
       ...[...assets, ...transport].map((name) => `${ASSETS_PATH}/${name}`),
     ];
     const sizes = Object.fromEntries(await Promise.all(paths.map(async (path) => [path, (await wireBytes(path)).bytes] as const)));

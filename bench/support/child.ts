@@ -46,13 +46,13 @@ export function startChild<Job, Reply>(module: URL): Child<Job, Reply> {
 
 /** The child's side: answers every job it is sent, a failure as a message; ends when the parent lets go. */
 export function serveJobs<Job, Reply>(work: (job: Job) => Promise<Reply>): void {
-  process.on('message', async (job: Job) => {
-    let outcome: Outcome<Reply>;
+  const answer = async (job: Job): Promise<Outcome<Reply>> => {
     try {
-      outcome = { ok: true, reply: await work(job) };
+      return { ok: true, reply: await work(job) };
     } catch (error) {
-      outcome = { ok: false, error: String((error as Error)?.message ?? error) };
+      return { ok: false, error: String((error as Error)?.message ?? error) };
     }
-    process.send!(outcome);
-  });
+  };
+  // answer never rejects: a failed job is a reply like any other.
+  process.on('message', (job: Job) => void answer(job).then((outcome) => process.send!(outcome)));
 }

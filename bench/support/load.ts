@@ -13,6 +13,11 @@ export interface LoadRequest {
 export interface LoadPlan {
   /** Sent in this order, each by the next free client. */
   requests: readonly LoadRequest[];
+  /**
+   * Send this many, taking `requests` in turn from the start again when they run out; default
+   * their number. Lets a hammering plan be a few requests long instead of megabytes of IPC.
+   */
+  total?: number;
   /** Clients sending at once, each one request at a time. */
   concurrency: number;
   /** Clients stop taking requests after this long, so a slow service cannot stall the bench. */

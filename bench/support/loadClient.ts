@@ -19,9 +19,10 @@ async function run(plan: LoadPlan): Promise<LoadReport> {
   let next = 0;
   const start = performance.now();
   const stopAt = start + plan.timeLimitMs;
+  const total = plan.total ?? plan.requests.length;
   const client = async () => {
-    while (next < plan.requests.length && performance.now() < stopAt) {
-      const request = plan.requests[next++]!;
+    while (next < total && performance.now() < stopAt) {
+      const request = plan.requests[next++ % plan.requests.length]!;
       const sent = performance.now();
       try {
         if (!(await send(request))) failures++;

@@ -85,7 +85,13 @@ export function hostPage(kind: HostKind, serviceUrl: string, esmEntry: string): 
     case 'esm-popup':
     case 'esm-overlay': {
       const form = kind === 'esm-popup' ? 'popup' : 'overlay';
-      const open = `((config) => openUpload({ ...config, serviceUrl: ${JSON.stringify(serviceUrl)}, form: '${form}' }))(`;
+      // With `deferMs` in the hash, the signed options come from `config()` that long after the click, as from a slow backend.
+      const open = `((given) => {
+        const { deferMs, appId, timestamp, token, videoId, ...rest } = given;
+        const signed = { appId, timestamp, token, videoId };
+        const options = deferMs === undefined ? { ...rest, ...signed } : { ...rest, config: () => new Promise((resolve) => setTimeout(() => resolve(signed), deferMs)) };
+        return openUpload({ ...options, serviceUrl: ${JSON.stringify(serviceUrl)}, form: '${form}' });
+      })(`;
       return page(
         `Host ESM ${form}`,
         '',

@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { AppRecord } from '../../src/server/auth/apps';
 import type { Video } from '../../src/server/storage/videos';
+import { createLogger } from '../../src/server/log';
 import { startTestService, type TestService } from '../../test/support/service';
 import { storedMedia, storedUploadBytes } from '../../test/support/storage';
 import { launchBrowser } from './browser';
@@ -36,6 +37,8 @@ export interface World {
   other: { origin: string; close(): Promise<void> };
   callbacks: CallbackReceiver;
   browser: Browser;
+  /** The service's log so far, one parsed JSON line each (ids and codes, never secrets). */
+  logLines(): Record<string, unknown>[];
   /** POST /Api/Video/Post with SourceFileGetType 1, as the app backend does; returns the VideoId. */
   registerVideo(appId?: string, title?: string): Promise<string>;
   /** The widget options the app backend hands its page (appId, timestamp, token, videoId). */
@@ -70,7 +73,24 @@ export interface WorldOptions {
   env?: Record<string, string>;
 }
 
+/** The world with Chromium (through Playwright), as most of the e2e tier drives it. */
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
+  const world = await startServiceWorld(options);
+  const browser = await launchBrowser();
+  return {
+    ...world,
+    browser,
+    async stop() {
+      await browser.close().catch(() => undefined);
+      await world.stop();
+    },
+  };
+}
+
+/** The service, the host pages and the callback receiver, for a browser the test drives itself (the engines tier). */
+export type ServiceWorld = Omit<World, 'browser'>;
+
+export async function startServiceWorld(options: WorldOptions = {}): Promise<ServiceWorld> {
   assertBuilt();
   const host = await startHostServer();
   const other = await startOtherOrigin();
@@ -79,16 +99,16 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     { appId: APP_A, appSecret: 'secret-of-app-a-0123456789', callbackUrl: callbacks.url, allowedOrigins: [host.origin] },
     { appId: APP_B, appSecret: 'secret-of-app-b-0123456789', callbackUrl: callbacks.url },
   ];
-  const service = await startTestService({ apps, env: options.env });
+  const logged: string[] = [];
+  const service = await startTestService({ apps, env: options.env, log: createLogger((line) => logged.push(line)) });
   host.serviceUrl = service.address;
-  const browser = await launchBrowser();
 
-  const world: World = {
+  const world: ServiceWorld = {
     service,
     host,
     other,
     callbacks,
-    browser,
+    logLines: () => logged.map((line) => JSON.parse(line) as Record<string, unknown>),
     async registerVideo(appId = APP_A, title = 'e2e video') {
       const res = await fetch(`${service.address}/Api/Video/Post`, {
         method: 'POST',
@@ -147,7 +167,6 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       };
     },
     async stop() {
-      await browser.close().catch(() => undefined);
       await service.stop(true);
       await Promise.all([host.close(), other.close(), callbacks.close()]);
     },

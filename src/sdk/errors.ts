@@ -5,7 +5,7 @@
 
 /**
  * A call the service refused or could not answer:
- * - `code` is the reply's ResultCode (`'101'` … `'500'`, see the README's error table);
+ * - `code` is the reply's ResultCode (`'101'` … `'500'`, see the error table in docs/api.md);
  * - `'network'` when no reply came (`status` 0, the fetch error in `cause`);
  * - `'invalid-reply'` when the reply was not the API's JSON (a proxy's error page, say).
  */

@@ -136,7 +136,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     handle = (req, res) => {
       const requestId = requestIdOf(req.headers);
       res.setHeader(REQUEST_ID_HEADER, requestId);
-      return withLogFields({ requestId }, () => serve(req, res, requestId));
+      // serve answers its own failures (its catch sends the error reply), so nothing awaits it.
+      void withLogFields({ requestId }, () => serve(req, res, requestId));
     };
     for (const [req, res] of early.splice(0)) handle(req, res);
     worker.start();

@@ -9,7 +9,7 @@ const INTRO = `# Configuration
 
 The service reads these environment variables once, at start-up. A bad value stops it with one
 line naming the variable (exit code 1), never a stack trace; an empty value counts as unset.
-Flags take \`1\` or \`0\` only. Back to the [README](../README.md#configuration).
+Flags take \`1\` or \`0\` only. Back to the [README](../README.md#running-the-service).
 
 A new variable is a row of \`SETTINGS\` in src/server/configSchema.ts and a field of
 \`ServiceConfig\` that \`readConfig\` (src/server/config.ts) fills from it; then

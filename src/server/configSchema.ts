@@ -199,7 +199,7 @@ export const SETTINGS = {
   }),
   APPS_FILE: text({
     type: 'path',
-    doc: 'JSON file listing the registered apps ([README](../README.md#apps_file)), re-read on SIGHUP and when it changes. Without it, a demo app is used: AppId `demo`, its random AppSecret made once per database, copied to `DATA_DIR/demo-app.json` (mode 0600).',
+    doc: 'JSON file listing the registered apps ([apps.md](apps.md)), re-read on SIGHUP and when it changes. Without it, a demo app is used: AppId `demo`, its random AppSecret made once per database, copied to `DATA_DIR/demo-app.json` (mode 0600).',
   }),
   DATABASE_URL: text({
     range: '`postgres://…`',
@@ -409,7 +409,7 @@ export const SETTINGS = {
   APP_UPLOADS_IN_FLIGHT: quota('uploadsInFlight', { unit: 'uploads', doc: 'Unfinished uploads per app at once.' }),
   // No unit: the rule's own words already say bytes.
   APP_STORAGE_BYTES: quota('storageBytes', {
-    doc: 'Bytes stored per app (uploaded sources, play files and pictures); over it: 507 / `113`.',
+    doc: 'Bytes stored per app (sources, uploaded or downloaded, play files and pictures); over it: 507 / `113`, and a download that would pass it ends in 4 (`storage-quota`).',
   }),
 } as const satisfies Record<string, Setting<unknown>>;
 

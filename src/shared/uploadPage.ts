@@ -10,6 +10,13 @@ import {
   type WidgetLanguage,
   type WidgetTheme,
 } from './widgetConfig';
+import { decodeStrings } from './i18n/checkStrings';
+import type { WidgetStrings } from './i18n/strings';
+
+// The WHATWG URLSearchParams both runtimes have. src/shared is type-checked with neither the
+// DOM's nor Node's types (src/shared/tsconfig.json), so it names the little it uses; at run time
+// this is the global.
+declare const URLSearchParams: new (init: Record<string, string>) => { set(name: string, value: string): void };
 
 /** Path of the upload page on the service; the loader opens it in the popup or the iframe. */
 export const UPLOAD_PAGE_PATH = '/UploadWidget/Upload';
@@ -26,6 +33,8 @@ interface UploadPageQuery {
   theme?: WidgetTheme;
   accentColor?: string;
   radius?: string;
+  /** The `strings` option as JSON. */
+  strings?: string;
   /** Random per `openUpload` call; every message carries it. */
   channel: string;
   /** The host page's origin as the loader saw it; used only when the app has no `allowedOrigins`. */
@@ -41,14 +50,17 @@ interface UploadPageQuery {
  */
 export function uploadPageUrl(
   serviceBase: string,
-  options: { [K in PageOption]?: string | boolean },
+  options: { [K in PageOption]?: string | boolean | object },
   byOption: Record<PageOption, unknown>,
   channel: string,
   origin: string,
   form: WidgetForm,
 ): string {
   const query = new URLSearchParams({ channel, origin, form } satisfies Partial<UploadPageQuery>);
-  for (const key in byOption) if (options[key as PageOption] !== undefined) query.set(key, `${options[key as PageOption]}`);
+  for (const key in byOption) {
+    const value = options[key as PageOption];
+    if (value !== undefined) query.set(key, typeof value === 'object' ? JSON.stringify(value) : `${value}`);
+  }
   return `${serviceBase}${UPLOAD_PAGE_PATH}?${query}`;
 }
 
@@ -60,6 +72,8 @@ export interface PageOptions {
   lang: WidgetLanguage | undefined;
   form: WidgetForm;
   look: UploaderLook;
+  /** The `strings` option, checked (none: `{}`). */
+  strings: WidgetStrings;
 }
 
 /** How the uploader looks: the `theme`, `accentColor` and `radius` options (absent: the uploader's own). */
@@ -109,12 +123,15 @@ export function decodePageOptions(
     values[name] = raw || fallback;
   }
   if (values.form === undefined) return { ok: false, problem: { code: '101', detail: 'form' } };
+  const strings = decodeStrings(get('strings')?.trim() || '{}');
+  if (!strings.ok) return { ok: false, problem: { code: '106', detail: strings.detail } };
   const options = {
     uploadType: values.uploadType as UploadType,
     needHandleSepcial: values.needHandleSepcial === 'true',
     lang: values.lang as WidgetLanguage | undefined,
     form: values.form as WidgetForm,
     look: { theme: values.theme as WidgetTheme, accentColor: values.accentColor, radius: values.radius },
+    strings: strings.strings,
   };
   return { ok: true, options };
 }
@@ -143,6 +160,8 @@ export interface UploadPageBoot {
   form: WidgetForm;
   /** The config's `lang`, else the browser's first language (Accept-Language). */
   lang: WidgetLanguage;
+  /** The `strings` option's texts: the page loads its language's own (src/widget/uploader/pageTexts.ts). */
+  strings: WidgetStrings;
   look: UploaderLook;
   /** Absolute URL of the tus endpoint. */
   tusEndpoint: string;

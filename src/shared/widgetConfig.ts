@@ -3,11 +3,14 @@
  * service and the public types: the spec's option table, spelled as there (`needHandleSepcial`
  * included), plus the npm module's `serviceUrl` and `form`.
  */
+import type { WidgetStrings } from './i18n/strings';
 
 export const UPLOAD_TYPES = ['flash', 'silverlight'] as const;
 export type UploadType = (typeof UPLOAD_TYPES)[number];
-export const WIDGET_LANGUAGES = ['en', 'zh-CN', 'zh-TW'] as const;
+export const WIDGET_LANGUAGES = ['en', 'zh-CN', 'zh-TW', 'ja', 'ko', 'es', 'fr', 'de', 'pt-BR', 'ar'] as const;
 export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];
+/** The languages written right to left: their pages get `dir="rtl"`. */
+export const RTL_LANGUAGES: readonly WidgetLanguage[] = ['ar'];
 export const WIDGET_THEMES = ['auto', 'light', 'dark'] as const;
 /** `auto` follows the system's `prefers-color-scheme`. */
 export type WidgetTheme = (typeof WIDGET_THEMES)[number];
@@ -15,11 +18,14 @@ export type WidgetTheme = (typeof WIDGET_THEMES)[number];
 /**
  * The uploader's language for a browser language tag (navigator.language, or Accept-Language's
  * first): Traditional Chinese for Taiwan, Hong Kong, Macau and `zh-Hant`, Simplified for other
- * Chinese, else English.
+ * Chinese, Brazilian Portuguese for any Portuguese, another language we speak by its primary
+ * subtag (`fr-CA` is French), else English.
  */
 export function languageOf(tag: string): WidgetLanguage {
-  const chinese = /^\s*zh\b(-(tw|hk|mo|hant)\b)?/i.exec(tag);
-  return chinese ? (chinese[1] ? 'zh-TW' : 'zh-CN') : 'en';
+  if (/^\s*zh-(tw|hk|mo|hant)\b/i.test(tag)) return 'zh-TW';
+  const primary = /^\s*([a-z]{2})\b/i.exec(tag)?.[1]!.toLowerCase();
+  // The first of the list with that primary subtag: zh-CN for zh, pt-BR for pt.
+  return WIDGET_LANGUAGES.find((lang) => lang.slice(0, 2) === primary) ?? 'en';
 }
 
 /** Option values checked by shape, with the words both the loader and the service use to say what was expected. */
@@ -37,7 +43,7 @@ export type WidgetForm = (typeof WIDGET_FORMS)[number];
  * so the first problem the loader reports is the one the service would report. The first four
  * are required.
  */
-export const PAGE_OPTIONS = ['appId', 'timestamp', 'token', 'videoId', 'uploadType', 'needHandleSepcial', 'lang', 'theme', 'accentColor', 'radius'] as const;
+export const PAGE_OPTIONS = ['appId', 'timestamp', 'token', 'videoId', 'uploadType', 'needHandleSepcial', 'lang', 'theme', 'accentColor', 'radius', 'strings'] as const;
 export type PageOption = (typeof PAGE_OPTIONS)[number];
 /** Options of the overlay form only; the service never sees them. */
 export const OVERLAY_OPTIONS = ['isTop', 'left', 'top'] as const;
@@ -56,9 +62,10 @@ export interface UploadSuccessInfo {
  * - `closed`: the widget was closed before a file was stored;
  * - `rejected`: the chosen file was refused (empty, not a video, too large);
  * - `validation`: the service refused the configuration (see `code`);
- * - `server`: the service refused the upload itself (see `code`).
+ * - `server`: the service refused the upload itself (see `code`);
+ * - `config`: the page's `config()` rejected (code `config`), see {@link DeferredConfig}.
  */
-export type UploadFailureReason = 'closed' | 'rejected' | 'validation' | 'server';
+export type UploadFailureReason = 'closed' | 'rejected' | 'validation' | 'server' | 'config';
 
 export interface UploadFailureInfo {
   videoId: string;
@@ -148,7 +155,7 @@ export interface BaseUploadConfig extends UploadEventHandlers {
   uploadType?: UploadType;
   /** true: the service keeps the source as the only play file instead of transcoding. @default false */
   needHandleSepcial?: boolean;
-  /** Text language. @default the browser's language: Traditional Chinese for zh-TW/zh-HK/zh-Hant, Simplified for other Chinese, else English */
+  /** Text language. @default the browser's language when it is one of these (Traditional Chinese for zh-TW/zh-HK/zh-Hant, Simplified for other Chinese, pt-BR for any Portuguese), else English */
   lang?: WidgetLanguage;
   /** Light or dark colours. @default 'auto' (the system's) */
   theme?: WidgetTheme;
@@ -156,6 +163,12 @@ export interface BaseUploadConfig extends UploadEventHandlers {
   accentColor?: string;
   /** Corner radius of buttons and panels, a CSS length such as "4px". @default '8px' */
   radius?: string;
+  /**
+   * Texts by key that replace the language's own, e.g. `{ choose: 'Pick your clip' }`; keys and
+   * English texts in docs/widget.md. Plain text (never HTML), at most 500 characters each; a
+   * text's `{name}` placeholders are the ones its English text has. @default none
+   */
+  strings?: WidgetStrings;
 }
 
 /** Overlay-only options. */
@@ -208,7 +221,18 @@ export interface UploadWidgetHandle {
   done: Promise<UploadSuccessInfo>;
 }
 
+/** What an app's backend signs or decides for one open. */
+type SignedOption = 'appId' | 'timestamp' | 'token' | 'videoId' | 'uploadType' | 'needHandleSepcial';
+export type SignedOptions = Pick<BaseUploadConfig, SignedOption>;
+
+/**
+ * A configuration whose signed part arrives after the click: the window opens inside the click
+ * (so no popup blocker refuses it) with a waiting line, and the upload page follows once
+ * `config()` resolves. A rejection closes it and reports `onFailure` with reason `config`.
+ */
+export type DeferredConfig<Config> = Config extends unknown ? Omit<Config, SignedOption> & { config: () => Promise<SignedOptions> } : never;
+
+type ModuleForms = (PopupUploadConfig & { form?: 'popup' }) | (OverlayUploadConfig & { form: 'overlay' });
+
 /** The npm module's `openUpload` argument: the form picks which options are allowed (left/top/isTop only with the overlay). */
-export type ModuleUploadConfig =
-  | (PopupUploadConfig & ModuleOptions & { form?: 'popup' })
-  | (OverlayUploadConfig & ModuleOptions & { form: 'overlay' });
+export type ModuleUploadConfig = ModuleOptions & (ModuleForms | DeferredConfig<ModuleForms>);

@@ -1,20 +1,25 @@
-import { WIDGET_FORMS, type ModuleUploadConfig, type UploadWidgetError, type UploadWidgetHandle } from '../shared/widgetConfig';
+import { WIDGET_FORMS, type ModuleUploadConfig, type UploadWidgetError, type UploadWidgetHandle, type WidgetLanguage } from '../shared/widgetConfig';
 import * as errorPage from './loader/errorPage';
-import { openWidget } from './loader/openUpload';
+import { openDeferred } from './loader/deferredConfig';
+import { openWidget, type WidgetTarget } from './loader/openUpload';
 import { OVERLAY_RULES } from './loader/overlayRules';
 import * as overlay from './loader/overlay';
 import { openPopup } from './loader/popup';
+import { LOADER_WORDS } from '../shared/i18n/loaderWords';
+import { loaderTexts } from './loader/texts';
 
 // Types only, named one by one: `export type *` made the bundled index.d.ts declare the option
 // lists (WIDGET_LANGUAGES, HANDLERS, …) as values the JS does not have (test/package.exports.test.ts).
 export type {
   BaseUploadConfig,
+  DeferredConfig,
   ModuleOptions,
   ModuleUploadConfig,
   OverlayOptions,
   OverlayUploadConfig,
   PageOption,
   PopupUploadConfig,
+  SignedOptions,
   UploadErrorInfo,
   UploadEndKind,
   UploadEventHandlers,
@@ -32,6 +37,7 @@ export type {
   WidgetLanguage,
   WidgetTheme,
 } from '../shared/widgetConfig';
+export type { StringKey, WidgetStrings } from '../shared/i18n/strings';
 
 /** Whether `done` rejected with the widget's own error: checks `name`, since `instanceof` fails across windows. */
 export function isUploadWidgetError(error: unknown): error is UploadWidgetError {
@@ -50,13 +56,18 @@ function serviceBase(value: unknown): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
+/** The parts this module carries; it never asks for a `texts-<lang>` one, having every language's words. */
+const part = ((name: 'overlay' | 'errorPage') => Promise.resolve({ overlay, errorPage }[name])) as WidgetTarget['part'];
+
 /**
  * Opens the upload widget from a bundled app: `serviceUrl` says where the service is, `form`
- * picks the popup (default) or the overlay. Call it from a click so the popup is allowed.
+ * picks the popup (default) or the overlay. Call it from a click so the popup is allowed; with
+ * `config`, the signed options may arrive after the click (DeferredConfig).
  */
 export function openUpload(config: ModuleUploadConfig): UploadWidgetHandle {
   if (typeof config !== 'object' || config === null) throw new TypeError('openUpload: expected a configuration object');
   const { serviceUrl, form = 'popup', ...widgetConfig } = config;
   if (!WIDGET_FORMS.includes(form)) throw new RangeError(`openUpload: \`form\` must be "popup" or "overlay", got ${JSON.stringify(form)}`);
-  return openWidget(widgetConfig, { serviceBase: serviceBase(serviceUrl), form, popup: openPopup, overlay: overlay.openOverlay, overlayRules: OVERLAY_RULES, part: (name) => Promise.resolve({ overlay, errorPage }[name]) });
+  const target = { serviceBase: serviceBase(serviceUrl), form, popup: openPopup, overlay: overlay.openOverlay, overlayRules: OVERLAY_RULES, texts: (lang: WidgetLanguage, strings: unknown) => loaderTexts(LOADER_WORDS[lang], lang, strings), part };
+  return 'config' in widgetConfig ? openDeferred(widgetConfig, target) : openWidget(widgetConfig, target);
 }

@@ -39,7 +39,8 @@ export function watchProcess(child: ChildProcess): WatchedProcess {
         const seen = lines.find((line) => pattern.test(line));
         if (seen) return resolve(seen);
         waiters.push({ pattern, resolve });
-        exit.then((code) => reject(new Error(`exited with ${code} before ${pattern}:\n${lines.join('\n')}`)));
+        // exit never rejects: it resolves with the code.
+        void exit.then((code) => reject(new Error(`exited with ${code} before ${pattern}:\n${lines.join('\n')}`)));
       }),
   };
 }

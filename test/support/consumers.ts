@@ -59,9 +59,14 @@ export async function installFixture(name: string): Promise<InstalledFixture> {
       entry.startsWith('@') ? readdirSync(join(dir, 'node_modules', entry)).map((scoped) => `${entry}/${scoped}`) : entry.startsWith('.') ? [] : [entry],
     );
   const ours = JSON.parse(readFileSync(join(dir, 'node_modules/open-video-upload/package.json'), 'utf8')) as Record<string, unknown>;
-  for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
+  for (const field of ['dependencies', 'optionalDependencies']) {
     if (ours[field] !== undefined) throw new Error(`open-video-upload declares ${field}: ${JSON.stringify(ours[field])}`);
   }
+  // Peers only for `open-video-upload/react`, all optional: an app without React installs nothing more.
+  const peers = Object.keys((ours.peerDependencies as Record<string, string> | undefined) ?? {});
+  const peerMeta = (ours.peerDependenciesMeta as Record<string, { optional?: boolean }> | undefined) ?? {};
+  const required = peers.filter((peer) => peerMeta[peer]?.optional !== true);
+  if (required.length > 0) throw new Error(`open-video-upload requires peers: ${required.join(', ')}`);
   const leaked = servicePackages().filter((pkg) => installed().includes(pkg));
   if (leaked.length > 0) throw new Error(`the service's packages landed in the app: ${leaked.join(', ')}`);
 

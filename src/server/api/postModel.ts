@@ -1,5 +1,5 @@
 import { ApiError } from '../errors';
-import { isHttpUrl } from '../http/urls';
+import { isHttpUrl } from '../net/urls';
 import type { Video } from '../storage/videos';
 import { SourceFileGetType } from '../../shared/videoStatus';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { isHttpUrl, isOrigin } from '../http/urls';
+import { isHttpUrl, isOrigin } from '../net/urls';
 import { lineAndColumn, scanJson, type JsonPath } from './jsonScan';
 import { parseQuota, type AppQuota } from './quota';
 

@@ -9,7 +9,7 @@ import { demoApp, loadAppsFile, parseApps, type AppRecord } from './apps';
  * Without APPS_FILE the service serves one demo app, made once per database so every instance on
  * it serves the same one. `DATA_DIR/demo-app.json` left by an earlier version is adopted (its
  * secret keeps working); otherwise the file is written as the operator's copy of the secret (the
- * README reads it from there). The database's app is the one served; the notice names the file,
+ * signing example in docs/api.md reads it from there). The database's app is the one served; the notice names the file,
  * never the secret.
  */
 export async function settleDemoApp(dataDir: string, settings: SettingStore, log: Logger, now: number): Promise<AppRecord> {

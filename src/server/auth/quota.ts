@@ -12,7 +12,7 @@ export interface AppQuota {
   uploadsPerMinute?: number | null;
   /** Unfinished uploads at once. */
   uploadsInFlight?: number | null;
-  /** Bytes stored for the app's videos. */
+  /** Bytes stored for the app's videos: sources (uploaded or downloaded by the service) and renditions. */
   storageBytes?: number | null;
 }
 

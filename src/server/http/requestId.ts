@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { REQUEST_ID_HEADER } from '../../shared/apiReplies';
 
-/** The header that carries a request's id, both ways: a proxy in front may set it, every reply has it. */
-export const REQUEST_ID_HEADER = 'X-Request-Id';
+// Defined beside the replies it names, for the uploader to read it too.
+export { REQUEST_ID_HEADER };
 
 /** Printable ASCII, at most 128 characters: what a log line and an error page can carry as it is. */
 const SANE_REQUEST_ID = /^[\x20-\x7e]{1,128}$/;

@@ -9,8 +9,8 @@ export interface LandingPageFacts {
   readme: boolean;
 }
 
-/** README sections an operator or page author opens first. */
-const README_SECTIONS = ['Quick start', 'Upload widget', 'Configuration', 'HTTP API', 'Error codes', 'Running in production', 'Upgrading'];
+/** README sections an operator or page author opens first (test/readme.test.ts checks they are its headings). */
+export const README_SECTIONS = ['Quick start', 'The widget on a page', 'The SDK in ten lines', 'Running the service', 'Documentation'];
 
 /** `GET /`: what answers at this address, for someone who typed it into a browser. Names no path and no secret. */
 export function landingPage(facts: LandingPageFacts): string {

@@ -24,6 +24,8 @@ export type DownloadFailure =
   | 'too-many-redirects'
   | 'http-status'
   | 'too-large'
+  /** The source would not fit in the room left in the app's `storageBytes` quota. */
+  | 'storage-quota'
   | 'timeout'
   /** The source sent, on average, less than the floor over a whole window (a trickle). */
   | 'too-slow'
@@ -50,6 +52,8 @@ export function isDownloadError(value: unknown): value is DownloadError {
 export interface DownloadOptions {
   /** @default config.downloadMaxBytes */
   maxBytes: number;
+  /** The room left in the app's `storageBytes` quota; more bytes fail with `storage-quota`. @default no quota */
+  quotaRoom: number;
   /** The whole download, all hops included. @default config.downloadTimeoutMs */
   timeoutMs: number;
   /** Longest silence on the socket. @default config.downloadIdleTimeoutMs */
@@ -69,6 +73,7 @@ export interface DownloadOptions {
 function downloadDefaults(config: ServiceConfig): DownloadOptions {
   return {
     maxBytes: config.downloadMaxBytes,
+    quotaRoom: Number.POSITIVE_INFINITY,
     timeoutMs: config.downloadTimeoutMs,
     idleTimeoutMs: config.downloadIdleTimeoutMs,
     minBytesPerS: config.downloadMinBytesPerS,
@@ -157,17 +162,26 @@ async function openSource(first: URL, options: DownloadOptions, signal: AbortSig
       response.destroy();
       throw new DownloadError('too-large', `${length} bytes announced, limit ${options.maxBytes}`);
     }
+    if (Number.isFinite(length) && length > options.quotaRoom) {
+      response.destroy();
+      throw quotaFull(options.quotaRoom);
+    }
     return { response, visited };
   }
 }
 
-/** Counts bytes as they pass, so a reply without (or lying about) Content-Length is cut at the limit too. */
-function byteLimit(maxBytes: number): Transform {
+function quotaFull(room: number): DownloadError {
+  return new DownloadError('storage-quota', `the source is larger than the ${room} bytes left in the app's storageBytes quota`);
+}
+
+/** Counts bytes as they pass, so a reply without (or lying about) Content-Length is cut at the limits too. */
+function byteLimit(options: DownloadOptions): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       seen += chunk.length;
-      if (seen > maxBytes) callback(new DownloadError('too-large', `more than ${maxBytes} bytes`));
+      if (seen > options.maxBytes) callback(new DownloadError('too-large', `more than ${options.maxBytes} bytes`));
+      else if (seen > options.quotaRoom) callback(quotaFull(options.quotaRoom));
       else callback(null, chunk);
     },
   });
@@ -221,7 +235,7 @@ export async function downloadSource(
     // The file is opened before any byte flows: a write stream opened lazily could create it after
     // a failed pipeline's clean-up below had already run, stranding a .part file.
     const out = await open(temp, 'wx', PRIVATE_FILE_MODE);
-    await pipeline(response, rate.meter(), byteLimit(options.maxBytes), out.createWriteStream(), { signal: stop });
+    await pipeline(response, rate.meter(), byteLimit(options), out.createWriteStream(), { signal: stop });
     const name = `source${sourceExtension(visited, response.headers['content-type'])}`;
     await rename(temp, join(dir, name));
     return name;

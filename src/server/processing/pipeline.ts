@@ -49,20 +49,21 @@ export async function enqueueJob(service: ServiceContext, videoId: string, kind:
 /**
  * The source file is complete on disk (uploaded or downloaded): record it and queue transcoding.
  * Idempotent: returns false when the video had already moved on, so a repeated finish
- * (tus's onUploadFinish re-run at start-up, say) changes nothing.
+ * (tus's onUploadFinish re-run at start-up, say) changes nothing. `downloadedBytes`: the size of
+ * a source the service downloaded, which the app's storage quota counts (an upload's is in its row).
  */
 export async function markSourceStored(
   service: ServiceContext,
   videoId: string,
   sourceFile: string,
-  options: { needHandleSpecial?: boolean; within?: Stores } = {},
+  options: { needHandleSpecial?: boolean; within?: Stores; downloadedBytes?: number } = {},
 ): Promise<boolean> {
   const now = service.now();
   const within = options.within ?? service.stores;
   const moved = await within.transaction(async (tx) => {
     const from = [VideoStatus.NotUploaded, VideoStatus.Downloading];
     if (!(await tx.videos.transition(videoId, from, VideoStatus.WaitingForTranscoding, '', now))) return false;
-    await tx.videos.recordSource(videoId, sourceFile, options.needHandleSpecial ?? false, now);
+    await tx.videos.recordSource(videoId, sourceFile, options.needHandleSpecial ?? false, now, options.downloadedBytes);
     await tx.jobs.enqueue({ videoId, appId: (await tx.videos.get(videoId))!.appId, kind: 'transcode' }, now);
     return true;
   });

@@ -1,9 +1,12 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ServiceContext } from '../context';
 import { isApiError } from '../errors';
 import type { Job, JobKind, JobStore } from '../storage/jobs';
 import { type Video } from '../storage/videos';
 import { VideoStatus } from '../../shared/videoStatus';
 import { noSpaceReason } from '../outages';
+import { downloadRoom } from '../quota/quotas';
 import { downloadSource } from './download';
 import { enqueueJob, JOB_STEPS, markProcessed, markSourceStored } from './pipeline';
 import { appsAtShare, jobPools, type JobPool } from './pools';
@@ -29,9 +32,12 @@ const DEFAULT_RUNNERS: Record<JobKind, JobRunner> = {
   async download(service, video, signal) {
     const space = await service.files.downloadSpace(video.id);
     try {
-      const file = await downloadSource(service, video, signal, {}, space.dir);
+      const quotaRoom = await downloadRoom(service, video.appId);
+      const file = await downloadSource(service, video, signal, quotaRoom === undefined ? {} : { quotaRoom }, space.dir);
+      // Its size, counted against the app's storageBytes as an upload's is, read before keep() may move it to S3.
+      const { size } = await stat(join(space.dir, file));
       await space.keep(file);
-      if (!(await markSourceStored(service, video.id, file))) throw new Error(`video left status ${VideoStatus.Downloading} during its download`);
+      if (!(await markSourceStored(service, video.id, file, { downloadedBytes: size }))) throw new Error(`video left status ${VideoStatus.Downloading} during its download`);
     } finally {
       await space.dispose();
     }

@@ -5,7 +5,8 @@ import { ApiError } from '../errors';
 import type { BucketName } from '../storage/quotaBuckets';
 import type { Stores } from '../storage/stores';
 import { TICKET_LIFETIME_SECONDS } from '../upload/ticket';
-import { freshBucket, spendToken, type BucketLimit } from './tokenBucket';
+import { freshBucket, takeTokens, type BucketLimit } from './tokenBucket';
+import { TokenLeases } from './tokenLeases';
 
 /** An app's limits with the service-wide defaults applied; undefined is no limit. */
 export interface AppLimits {
@@ -40,29 +41,48 @@ const IN_FLIGHT_WINDOW_MS = TICKET_LIFETIME_SECONDS * 1000;
 const IN_FLIGHT_RETRY_SECONDS = 30;
 
 /**
- * Per service, until when each bucket (of an app, at a limit) is known to hold no token. Nothing
- * but time adds tokens, so until then a refusal is repeated here without asking the database:
- * an app hammering past its quota costs no transaction, and nothing the bucket would refuse is
- * admitted. Keyed by the service so that services in one process (tests) stay apart.
+ * A request of an app whose bucket this instance already knows empty (it was refused before and
+ * did not wait for Retry-After) is answered after a pause until the bucket could grant again, at
+ * most this long. A client honouring Retry-After (at least 1 s) never meets it; 20 clients that
+ * resend at once are slowed to one request each per pause instead of as many refusals as the
+ * service can write, which would take the event loop from every other app (bench/quota.ts).
  */
-const knownEmpty = new WeakMap<ServiceContext, Map<string, number>>();
+const MAX_REFUSAL_PAUSE_MS = 1000;
 
-function tooMany(field: keyof AppQuota, retryAfterSeconds: number): ApiError {
-  return new ApiError('TOO_MANY_REQUESTS', `over the app's ${field} quota; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+/**
+ * Per service, its leases of the shared buckets and the refusals it last gave. Keyed by the
+ * service so that services in one process (tests) stay apart, as instances do.
+ */
+const perService = new WeakMap<ServiceContext, { leases: TokenLeases; refusals: Map<string, ApiError> }>();
+
+/**
+ * The refusal for `field` with `Retry-After` `seconds`: made once and thrown again while the
+ * wait in whole seconds is the same, since an app hammering past its quota gets the same answer
+ * many times a second and each new error would capture a stack trace.
+ */
+function tooMany(refusals: Map<string, ApiError>, key: string, field: keyof AppQuota, retryAfterMs: number): ApiError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const known = refusals.get(key);
+  if (known?.retryAfterSeconds === retryAfterSeconds) return known;
+  const error = new ApiError('TOO_MANY_REQUESTS', `over the app's ${field} quota; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+  refusals.set(key, error);
+  return error;
 }
 
 async function spend(service: ServiceContext, appId: string, bucket: BucketName, limit: BucketLimit, field: keyof AppQuota): Promise<void> {
-  const now = service.now();
-  let empty = knownEmpty.get(service);
-  if (!empty) knownEmpty.set(service, (empty = new Map()));
-  // The limit is part of the key: a quota raised by a reload of APPS_FILE is not held back by an old refusal.
-  const key = JSON.stringify([appId, bucket, limit.perSecond, limit.size]);
-  const until = empty.get(key);
-  if (until !== undefined && now < until) throw tooMany(field, Math.max(1, Math.ceil((until - now) / 1000)));
-  const outcome = await service.stores.quotaBuckets.settle(appId, bucket, freshBucket(limit, now), (state) => spendToken(state, limit, now));
+  let mine = perService.get(service);
+  if (!mine) perService.set(service, (mine = { leases: new TokenLeases(service.now), refusals: new Map() }));
+  // The limit is part of the key: a quota changed by a reload of APPS_FILE starts a bucket of its own here.
+  const key = `${appId}\n${bucket}\n${limit.perSecond}\n${limit.size}`;
+  const outcome = await mine.leases.spend(key, limit, async (wanted) => {
+    const now = service.now();
+    return service.stores.quotaBuckets.settle(appId, bucket, freshBucket(limit, now), (state) => takeTokens(state, limit, now, wanted));
+  });
   if (outcome.granted) return;
-  empty.set(key, now + outcome.retryAfterMs);
-  throw tooMany(field, outcome.retryAfterSeconds);
+  // Slows an app that does not wait for Retry-After, so it cannot take the event loop from others.
+  // The pause is the Retry-After it was told (whole seconds, at least 1), so resending early gains nothing.
+  if (outcome.known) await new Promise((wake) => setTimeout(wake, Math.min(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)) * 1000, MAX_REFUSAL_PAUSE_MS)));
+  throw tooMany(mine.refusals, key, field, outcome.retryAfterMs);
 }
 
 /**
@@ -77,10 +97,23 @@ export async function chargeRequest(service: ServiceContext, app: AppRecord): Pr
 
 /**
  * What the app stores or has reserved: its uploads (sources, and the declared length of those
- * under way, but `exceptVideoId`'s unfinished one, which a new upload replaces) and its renditions.
+ * under way, but `exceptVideoId`'s unfinished one, which a new upload replaces), the sources the
+ * service downloaded for it, and its renditions.
  */
 async function storedBytes(stores: Stores, appId: string, exceptVideoId: string): Promise<number> {
-  return (await stores.uploads.bytesOfApp(appId, exceptVideoId)) + (await stores.videos.renditionBytesOfApp(appId));
+  return (await stores.uploads.bytesOfApp(appId, exceptVideoId)) + (await stores.videos.storedBytesOfApp(appId));
+}
+
+/**
+ * How many bytes a source the service downloads for the app may take before its `storageBytes`
+ * quota is full (0 when it is), or undefined without a quota. Measured when the download starts:
+ * the download is cut, and fails, when its bytes pass this (download.ts, `storage-quota`).
+ */
+export async function downloadRoom(service: ServiceContext, appId: string): Promise<number | undefined> {
+  const app = service.apps.get(appId);
+  const limit = app && appLimits(app, service.config.quotaDefaults).storageBytes;
+  if (limit === undefined) return undefined;
+  return Math.max(0, limit - (await storedBytes(service.stores, appId, '')));
 }
 
 /** Refuses (507/113) a new video of an app whose `storageBytes` are all used. */

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { freshBucket, spendToken, type BucketLimit } from './tokenBucket';
+import type { BucketState } from '../storage/quotaBuckets';
+import { freshBucket, takeTokens, type BucketLimit } from './tokenBucket';
+
+/** One token, as a request spends it. */
+const spendToken = (state: BucketState, bucket: BucketLimit, now: number) => takeTokens(state, bucket, now, 1);
 
 const limit: BucketLimit = { perSecond: 2, size: 4 };
 
@@ -41,6 +45,13 @@ describe('the token bucket', () => {
     const slow: BucketLimit = { perSecond: 1 / 60, size: 1 };
     const empty = spendToken(freshBucket(slow, 0), slow, 0).next;
     expect(spendToken(empty, slow, 15_000).outcome).toMatchObject({ granted: false, retryAfterSeconds: 45 });
+  });
+
+  it('takes several tokens at once, never more than it holds', () => {
+    expect(takeTokens(freshBucket(limit, 0), limit, 0, 3)).toEqual({ next: { tokens: 1, updatedAt: 0 }, outcome: { granted: true, taken: 3 } });
+    // 2.5 tokens after a spell: two are whole, so two are taken of the five asked for.
+    expect(takeTokens({ tokens: 0.5, updatedAt: 0 }, limit, 1000, 5).outcome).toEqual({ granted: true, taken: 2 });
+    expect(takeTokens({ tokens: 0.5, updatedAt: 0 }, limit, 0, 5).outcome).toMatchObject({ granted: false, retryAfterSeconds: 1 });
   });
 
   it('mints nothing from a clock behind the last update (another instance, skewed), and never moves time back', () => {

@@ -164,5 +164,12 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('videos').addColumn('rendition_bytes', big, (c) => c.notNull().defaultTo(0)).execute();
       },
     },
+    '0007_downloaded_bytes': {
+      async up(db) {
+        // A source the service downloaded (type 2), counted against the app's storage quota as an
+        // upload's size is; 0 for sources downloaded before this version, whose size was not kept.
+        await db.schema.alterTable('videos').addColumn('downloaded_bytes', big, (c) => c.notNull().defaultTo(0)).execute();
+      },
+    },
   };
 }

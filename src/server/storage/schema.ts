@@ -25,6 +25,8 @@ export interface Schema {
     seq: Generated<number>;
     /** Bytes of the play files and pictures its transcode stored; 0 before. */
     rendition_bytes: Generated<number>;
+    /** Bytes of the source the service downloaded (type 2); 0 for an uploaded source, counted in `uploads.size`. */
+    downloaded_bytes: Generated<number>;
   };
   video_counts: { app_id: string; create_user: string; n: number };
   uploads: {

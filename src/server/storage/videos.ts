@@ -159,11 +159,11 @@ export class VideoStore {
     return result.numUpdatedRows === 1n;
   }
 
-  /** The source file is in place under the video's media folder. */
-  async recordSource(id: string, sourceFile: string, needHandleSpecial: boolean, now: number): Promise<void> {
+  /** The source file is in place under the video's media folder; `downloadedBytes` is its size when the service downloaded it. */
+  async recordSource(id: string, sourceFile: string, needHandleSpecial: boolean, now: number, downloadedBytes = 0): Promise<void> {
     await this.db
       .updateTable('videos')
-      .set({ source_file: sourceFile, need_handle_special: needHandleSpecial ? 1 : 0, updated_at: now })
+      .set({ source_file: sourceFile, need_handle_special: needHandleSpecial ? 1 : 0, downloaded_bytes: downloadedBytes, updated_at: now })
       .where('id', '=', id)
       .execute();
   }
@@ -191,11 +191,11 @@ export class VideoStore {
       .execute();
   }
 
-  /** Bytes of every play file and picture of the app's videos. */
-  async renditionBytesOfApp(appId: string): Promise<number> {
+  /** Bytes of every play file and picture of the app's videos, and of the sources the service downloaded for them. */
+  async storedBytesOfApp(appId: string): Promise<number> {
     const row = await this.db
       .selectFrom('videos')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('rendition_bytes'), eb.lit(0)).as('bytes'))
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>(eb('rendition_bytes', '+', eb.ref('downloaded_bytes'))), eb.lit(0)).as('bytes'))
       .where('app_id', '=', appId)
       .executeTakeFirstOrThrow();
     return Number(row.bytes);

@@ -5,6 +5,7 @@ import { NodeRequest } from 'srvx/node';
 import { TICKET_HEADER } from '../../shared/uploadPage';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
+import { REQUEST_ID_HEADER } from '../http/requestId';
 import type { Handler } from '../http/router';
 import { admitUploadQuota, recheckUploadRoom } from '../quota/quotas';
 import { admitNewUpload } from './admission';
@@ -106,6 +107,9 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
       return ticket ? claimsOf(ticket).maxFileSize : 0;
     },
     allowedHeaders: [TICKET_HEADER],
+    // The id the service gives every reply (http/requestId.ts): the uploader passes a refusal's on
+    // to the host's onFailure, so an allowed origin must be able to read it as well.
+    exposedHeaders: [REQUEST_ID_HEADER],
     // The uploader sends every tus request to its own page's origin (uploadCore's onPageOrigin), so
     // the upload is same-origin under any name of the service; no other page may read replies.
     allowedOrigins: (origin) => origin === new URL(service.config.publicUrl).origin,

@@ -2,11 +2,13 @@ import type { AppRecord } from '../auth/apps';
 import { authenticateWidget } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
-import { isOrigin } from '../http/urls';
+import { isOrigin } from '../net/urls';
 import type { Params } from '../http/params';
 import { chargeRequest } from '../quota/quotas';
 import { type Video } from '../storage/videos';
 import { SourceFileGetType, VideoStatus } from '../../shared/videoStatus';
+import { decodeStrings } from '../../shared/i18n/checkStrings';
+import type { WidgetStrings } from '../../shared/i18n/strings';
 import { decodePageOptions, type PageOptions } from '../../shared/uploadPage';
 import { languageOf, WIDGET_LANGUAGES, WIDGET_THEMES, type WidgetLanguage, type WidgetTheme } from '../../shared/widgetConfig';
 
@@ -45,16 +47,23 @@ function lenientValue(params: Params, name: string): string {
   }
 }
 
-/** How the error page looks and speaks: as the uploader would (the valid `lang` and `theme`, even if another option was wrong; else the browser's language and the system's theme). */
+/**
+ * How the error page looks and speaks: as the uploader would (the valid `lang`, `theme` and
+ * `strings`, even if another option was wrong; else the browser's language, the system's theme
+ * and the language's own texts).
+ */
 export interface ErrorPageLook {
   lang: WidgetLanguage;
   theme: WidgetTheme;
+  strings: WidgetStrings;
 }
 
 export function errorPageLook(params: Params, acceptLanguage: string | undefined): ErrorPageLook {
   const lang = lenientValue(params, 'lang');
   const theme = lenientValue(params, 'theme');
+  const strings = decodeStrings(lenientValue(params, 'strings') || '{}');
   return {
+    strings: strings.ok ? strings.strings : {},
     lang: (WIDGET_LANGUAGES as readonly string[]).includes(lang) ? (lang as WidgetLanguage) : languageOf(acceptLanguage ?? ''),
     theme: (WIDGET_THEMES as readonly string[]).includes(theme) ? (theme as WidgetTheme) : 'auto',
   };

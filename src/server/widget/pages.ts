@@ -1,10 +1,12 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { pageMessage, type PageMessage } from '../../shared/messages';
 import type { UploadPageBoot } from '../../shared/uploadPage';
-import type { WidgetLanguage } from '../../shared/widgetConfig';
+import { LOADER_WORDS } from '../../shared/i18n/loaderWords';
+import type { StringKey } from '../../shared/i18n/strings';
+import { stringTable } from '../../shared/i18n/tables';
+import { RTL_LANGUAGES, type WidgetLanguage } from '../../shared/widgetConfig';
 import type { ApiError } from '../errors';
 import { errorHeaders } from '../http/reply';
-import { errorPageTexts } from './errorPageTexts';
 import { escapeHtml, jsonForScript } from './html';
 import type { ErrorPageLook, NotifyTarget } from './pageQuery';
 import type { UploaderAssets } from './uploaderAssets';
@@ -25,7 +27,10 @@ function send(res: ServerResponse, status: number, headers: OutgoingHttpHeaders,
   res.end(html);
 }
 
-const TITLES: Record<WidgetLanguage, string> = { en: 'Upload video', 'zh-CN': '上传视频', 'zh-TW': '上傳影片' };
+/** The root element's language attributes: Arabic is laid out right to left. */
+function languageAttributes(lang: WidgetLanguage): string {
+  return `lang="${lang}"${RTL_LANGUAGES.includes(lang) ? ' dir="rtl"' : ''}`;
+}
 
 /**
  * The uploader page: only scripts and styles of this service, uploads only to it, and framed only
@@ -47,13 +52,13 @@ export function sendUploadPage(res: ServerResponse, boot: UploadPageBoot, public
     `frame-ancestors ${boot.hostOrigin}`,
   ].join('; ');
   const html = `<!doctype html>
-<html lang="${boot.lang}">
+<html ${languageAttributes(boot.lang)}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(TITLES[boot.lang])}</title>
+<title>${escapeHtml(boot.strings.dialog ?? LOADER_WORDS[boot.lang].dialog)}</title>
 ${assets.styles.map((name) => `<link rel="stylesheet" href="${ASSETS_PATH}/${name}">\n`).join('')}<script type="application/json" id="upload-boot">${jsonForScript(boot)}</script>
-<script type="module" src="${ASSETS_PATH}/${assets.script}"></script>
+${assets.locales[boot.lang] ? `<link rel="modulepreload" href="${ASSETS_PATH}/${assets.locales[boot.lang]}">\n` : ''}<script type="module" src="${ASSETS_PATH}/${assets.script}"></script>
 </head>
 <body><div id="app"></div></body>
 </html>
@@ -84,12 +89,16 @@ export function sendErrorPage(
   res: ServerResponse,
   error: ApiError,
   target: NotifyTarget | undefined,
-  { lang, theme }: ErrorPageLook,
+  { lang, theme, strings }: ErrorPageLook,
   styles: readonly string[],
   requestId: string,
 ): void {
   const text = `ErrorCode : ${error.code}, ErrorMessage : ${error.resultMessage}`;
-  const t = errorPageTexts(lang);
+  // The `strings` option only where the page reports to a trusted host: anyone can link to an
+  // error page, and the service's own origin must not show a stranger's words.
+  const t = stringTable(lang, target ? strings : {});
+  const adviceKey = `advice${error.code}`;
+  const advice = adviceKey in t ? t[adviceKey as StringKey] : t.adviceOther;
   let report = '';
   if (target) {
     const data: ErrorPageData = {
@@ -107,18 +116,18 @@ export function sendErrorPage(
 `;
   }
   const html = `<!doctype html>
-<html lang="${lang}"${theme === 'auto' ? '' : ` data-theme="${theme}"`}>
+<html ${languageAttributes(lang)}${theme === 'auto' ? '' : ` data-theme="${theme}"`}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(t.title)}</title>
+<title>${escapeHtml(t.errorTitle)}</title>
 ${styles.map((name) => `<link rel="stylesheet" href="${ASSETS_PATH}/${name}">\n`).join('')}${report}<script src="${ERROR_SCRIPT_PATH}" defer></script>
 </head>
 <body>
 <main class="uploader error-page">
-<h1>${escapeHtml(t.heading)}</h1>
+<h1>${escapeHtml(t.errorHeading)}</h1>
 <p class="error-line">${escapeHtml(text)}</p>
-<p class="hint">${escapeHtml(t.advice[error.code] ?? t.advice.other)}</p>
+<p class="hint">${escapeHtml(advice)}</p>
 <p class="reference">Reference: ${escapeHtml(requestId)}</p>
 <div class="actions"><button type="button" id="close-widget" hidden>${escapeHtml(t.close)}</button></div>
 </main>

@@ -44,6 +44,7 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
         hostOrigin: request.hostOrigin,
         form: request.form,
         lang: request.lang,
+        strings: request.strings,
         look: request.look,
         tusEndpoint: `${service.config.publicUrl}${TUS_PATH}/`,
         ticket: uploads.issueTicket({ appId: request.app.appId, appSecret: request.secret, videoId, maxFileSize, needHandleSpecial: request.needHandleSepcial }),

@@ -1,20 +1,27 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { WidgetLanguage } from '../../shared/widgetConfig';
 
 /** The upload page's built files, by their content-hashed names under ASSETS_PATH. */
 export interface UploaderAssets {
   script: string;
   styles: string[];
+  /** Each language's texts chunk (src/widget/uploader/pageTexts.ts), preloaded by the page that speaks it. */
+  locales: Partial<Record<WidgetLanguage, string>>;
 }
 
 /** What the page refers to before a build exists: those names answer 404 with the build hint. */
-const UNBUILT: UploaderAssets = { script: 'uploader.js', styles: ['uploader.css'] };
+const UNBUILT: UploaderAssets = { script: 'uploader.js', styles: ['uploader.css'], locales: {} };
 
 interface ManifestChunk {
   file: string;
+  src?: string;
   isEntry?: boolean;
   css?: string[];
 }
+
+/** Where a language's texts chunk comes from, named by its language. */
+const LOCALE_SOURCE = /^src\/shared\/i18n\/locales\/([\w-]+)\.ts$/;
 
 /**
  * The names Vite gave the upload page's entry and its CSS, from `<dist>/upload/.vite/manifest.json`,
@@ -30,7 +37,8 @@ export function uploaderAssetsReader(distDir: string): () => UploaderAssets {
       const chunks = Object.values(JSON.parse(readFileSync(path, 'utf8')) as Record<string, ManifestChunk>);
       const entry = chunks.find((chunk) => chunk.isEntry);
       if (!entry) throw new Error(`${path} names no entry: rebuild with \`npm run build\``);
-      cached = { mtimeMs, assets: { script: entry.file, styles: entry.css ?? [] } };
+      const locales = Object.fromEntries(chunks.flatMap((chunk) => (LOCALE_SOURCE.exec(chunk.src ?? '') ? [[LOCALE_SOURCE.exec(chunk.src!)![1], chunk.file]] : [])));
+      cached = { mtimeMs, assets: { script: entry.file, styles: entry.css ?? [], locales } };
     }
     return cached.assets;
   };

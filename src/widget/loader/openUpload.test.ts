@@ -1,12 +1,14 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hostMessage, pageMessage, type PageMessage, type WithoutEnvelope } from '../../shared/messages';
+import { LOADER_WORDS } from '../../shared/i18n/loaderWords';
 import { UPLOAD_PAGE_PATH } from '../../shared/uploadPage';
 import * as errorPage from './errorPage';
 import { openWidget, type WidgetTarget } from './openUpload';
 import * as overlay from './overlay';
 import { OVERLAY_RULES } from './overlayRules';
 import { openPopup } from './popup';
+import { loaderTexts } from './texts';
 
 const SERVICE = 'http://service.test';
 /** Every part at hand, as the npm module has them; the script loaders' own are tested in e2e. */
@@ -14,14 +16,15 @@ const PARTS: Omit<WidgetTarget, 'serviceBase' | 'form'> = {
   popup: openPopup,
   overlay: overlay.openOverlay,
   overlayRules: OVERLAY_RULES,
-  part: (name) => Promise.resolve({ overlay, errorPage }[name]),
+  texts: (lang, strings) => loaderTexts(LOADER_WORDS[lang], lang, strings),
+  part: ((name: 'overlay' | 'errorPage') => Promise.resolve({ overlay, errorPage }[name])) as WidgetTarget['part'],
 };
 const AUTH = { appId: 'app-a', timestamp: '1700000000', token: '0123456789abcdef0123456789abcdef', videoId: 'v-1' };
 
 /**
  * jsdom gives an iframe inside a shadow tree no window, so page messages are played through the
- * popup form (a fake window); the overlay's own behaviour is tested on its nodes. The overlay's
- * shadow root is closed; the test keeps the handle the widget gets.
+ * popup form (a fake window); the overlay's own behaviour is tested on its nodes, through the
+ * shadow roots the widget attached.
  */
 let shadowRoots: ShadowRoot[] = [];
 beforeEach(() => {
@@ -82,7 +85,12 @@ describe('overlay form', () => {
     const host = document.body.lastElementChild as HTMLElement;
     expect(host.style.getPropertyValue('position')).toBe('fixed');
     expect(host.style.getPropertyPriority('position')).toBe('important');
-    expect(host.shadowRoot).toBeNull();
+  });
+
+  it("can be reached by an integrator's browser test: an open shadow root holding the uploader's iframe", () => {
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
+    const frame = document.querySelector('open-upload-overlay')?.shadowRoot?.querySelector('iframe');
+    expect(frame?.src.startsWith(`${SERVICE}${UPLOAD_PAGE_PATH}?`)).toBe(true);
   });
 
   it('closes on Escape, reports the close once, and leaves nothing behind', () => {

@@ -1,4 +1,13 @@
-import type { UploadEndKind, UploadSuccessInfo, UploadWidgetError, UploadWidgetHandle, WidgetForm } from '../../shared/widgetConfig';
+import {
+  languageOf,
+  WIDGET_LANGUAGES,
+  type UploadEndKind,
+  type UploadSuccessInfo,
+  type UploadWidgetError,
+  type UploadWidgetHandle,
+  type WidgetForm,
+  type WidgetLanguage,
+} from '../../shared/widgetConfig';
 import type { Container } from './container';
 import type * as ErrorPage from './errorPage';
 import { linkToPage, type PageLink } from './messaging';
@@ -7,18 +16,22 @@ import type { openOverlay } from './overlay';
 import { uploadPageUrl } from '../../shared/uploadPage';
 import { randomChannel } from './pageUrl';
 import type { openPopup } from './popup';
-import { loaderTexts } from './texts';
+import type { LoaderTexts } from './texts';
 import { checkConfig, RULES, type OverlayRules } from './validateConfig';
 
 /**
  * The parts of the loader that not every open needs, each its own ES module beside the loaders
  * (dist/Scripts/UploadWidget/<name>.js): the overlay (every overlay open, and the popup's
- * fallback when a blocker refuses the window) and the error page (a refused configuration).
+ * fallback when a blocker refuses the window), the error page (a refused configuration) and the
+ * loader's words in the widget's language (every open).
  */
-interface LoaderParts {
+type LoaderParts = {
   overlay: typeof Overlay;
   errorPage: typeof ErrorPage;
-}
+} & {
+  /** One language's words: ten languages' would not fit the loader's budget. */
+  [L in WidgetLanguage as `texts-${L}`]: { texts(strings: unknown): LoaderTexts };
+};
 
 export interface WidgetTarget {
   /** The service's base URL, no trailing slash. */
@@ -35,10 +48,12 @@ export interface WidgetTarget {
   popup?: typeof openPopup | undefined;
   /** The overlay, when this build carries it: opened at once; without it, the overlay part is imported when needed. */
   overlay?: typeof openOverlay | undefined;
+  /** The loader's words in every language, when this build carries them; without them, the language's `texts-<lang>` part is imported at each open. */
+  texts?: ((lang: WidgetLanguage, strings: unknown) => LoaderTexts) | undefined;
 }
 
 /** One throwing handler must not break the widget or the other handlers. */
-function emit<T>(handler: ((info: T) => void) | undefined, info: T): void {
+export function emit<T>(handler: ((info: T) => void) | undefined, info: T): void {
   if (!handler) return;
   try {
     handler(info);
@@ -57,7 +72,15 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   const { handlers, videoId } = check;
   const config = check.ok ? check.config : undefined;
   // checkConfig has thrown unless `raw` is an object.
-  const texts = loaderTexts((raw as { lang?: unknown }).lang, win.navigator.language);
+  const { lang, strings } = raw as { lang?: unknown; strings?: unknown };
+  // The configured `lang` when it is one we speak (even when another option is wrong, as on the service), else the browser's.
+  const chosen = WIDGET_LANGUAGES.includes(lang as never) ? (lang as WidgetLanguage) : languageOf(win.navigator.language);
+  let texts = target.texts?.(chosen, strings);
+  // Resolves with the words, which whatever shows them waits for. A widget closed before they
+  // come reports its closing in English.
+  const words = texts ? Promise.resolve(texts) : target.part(`texts-${chosen}`).then((part) => (texts = part.texts(strings)));
+  words.catch(() => {});
+  const closedMessage = () => texts?.closed ?? 'Closed before a file was uploaded.';
   const channel = randomChannel();
   // Empty without a valid configuration: the container stays blank for the loader's own error page.
   const pageUrl = (host: Window, form: WidgetForm) => (config ? uploadPageUrl(target.serviceBase, config, RULES, channel, host.location.origin, form) : '');
@@ -80,9 +103,9 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   done.catch(() => {});
   // The problem the widget ends with if it closes without a success: the last one reported that
   // no upload has overcome since (progress clears it).
-  let problem: [kind: UploadEndKind, message: string, code?: string] = ['closed', texts.closed];
+  let problem: [kind: UploadEndKind, message?: string, code?: string] = ['closed'];
   const end = () => {
-    const [kind, message, code] = problem;
+    const [kind, message = closedMessage(), code] = problem;
     rejectDone(Object.assign(new Error(message), { name: 'UploadWidgetError' as const, kind, code, videoId }));
   };
 
@@ -93,7 +116,7 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
     link?.stop();
     container?.remove();
     if (succeeded) return;
-    emit(handlers.onFailure, { videoId, reason: 'closed', message: texts.closed });
+    emit(handlers.onFailure, { videoId, reason: 'closed', message: closedMessage() });
     end();
   };
   // × or Escape while bytes move: the page asks, and answers with `close` if the person confirms.
@@ -122,7 +145,7 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
           emit(handlers.onError, message.info);
           return;
         case 'progress':
-          problem = ['closed', texts.closed];
+          problem = ['closed'];
           emit(handlers.onProgress, message.info);
           return;
         case 'state':
@@ -134,25 +157,27 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
         case 'uploading':
           busy = message.busy;
           return;
-        // 'ready' needs nothing from the loader.
         case 'close':
           close();
+          return;
+        // The page is up; the loader needs nothing from that.
+        case 'ready':
       }
     });
     const doc = opened.page()?.document;
-    if (!check.ok && doc) void target.part('errorPage').then(({ writeErrorPage }) => writeErrorPage(doc, check.problem.code, check.problem.message, texts.lang));
+    if (!check.ok && doc) void Promise.all([target.part('errorPage'), words]).then(([{ writeErrorPage }, shown]) => writeErrorPage(doc, check.problem.code, check.problem.message, shown));
   };
 
   // The popup form has no layout options: its fallback layer is centred and covers the reachable top.
   const layout = target.form === 'overlay' ? config : undefined;
-  const openLayer = (open: typeof openOverlay) =>
-    start(open(win, layout?.isTop ?? true, layout ?? {}, texts, (host) => pageUrl(host, 'overlay'), requestClose));
+  const openLayer = (open: typeof openOverlay, shown: LoaderTexts) =>
+    start(open(win, layout?.isTop ?? true, layout ?? {}, shown, (host) => pageUrl(host, 'overlay'), requestClose));
   const popup = target.form === 'popup' && target.popup?.(win, pageUrl(win, 'popup'), close);
   if (popup) start(popup);
-  else if (target.overlay) openLayer(target.overlay);
+  else if (target.overlay && texts) openLayer(target.overlay, texts);
   // Blocked: the overlay needs no permission, so the user still gets the uploader. Should its code
   // not arrive, the widget ends as closed: the page has no other way to learn that nothing opened.
-  else target.part('overlay').then(({ openOverlay }) => openLayer(openOverlay), close);
+  else Promise.all([target.part('overlay'), words]).then(([{ openOverlay }, shown]) => openLayer(openOverlay, shown), close);
 
   if (!check.ok) {
     const { code, message } = check.problem;

@@ -18,8 +18,8 @@ const HOST_STYLE =
   'all:initial!important;position:fixed!important;inset:0!important;z-index:2147483647!important;background:#0f172a8c!important';
 
 /**
- * Lives in a closed shadow root, so it neither reaches the host page nor is reached by it; the
- * root holds one div, one button and one iframe, so element selectors are enough.
+ * Lives in a shadow root, so its styles neither reach the host page nor are reached by its
+ * stylesheets; the root holds one div, one button and one iframe, so element selectors are enough.
  */
 const CSS =
   'div{position:fixed;display:flex;flex-flow:column;width:min(640px,96vw);height:min(560px,96vh);background:#fff}' +
@@ -65,7 +65,10 @@ export function openOverlay(
   // An autonomous custom element name: host pages rarely style it, and it may hold a shadow root.
   const layer = doc.createElement(TAG);
   layer.style.cssText = HOST_STYLE;
-  const root = layer.attachShadow({ mode: 'closed' });
+  // Open, so an integrator's browser tests (Playwright, Cypress, Selenium) can reach the uploader's
+  // iframe (docs/testing-your-integration.md); the iframe is the service's origin either way, so
+  // the host page's scripts gain nothing they could not do to their own page.
+  const root = layer.attachShadow({ mode: 'open' });
 
   const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string>, ...children: (Node | string)[]) =>
     element(doc, tag, attributes, ...children);
@@ -80,7 +83,8 @@ export function openOverlay(
   start.onfocus = () => frame.focus();
   end.onfocus = () => closeButton.focus();
   closeButton.onclick = () => onCloseRequest();
-  const dialog = el('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': texts.dialog }, start, closeButton, frame, end);
+  // Right to left, the × sits at the top left (align-self: flex-end follows the direction).
+  const dialog = el('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': texts.dialog, dir: texts.rtl ? 'rtl' : 'ltr' }, start, closeButton, frame, end);
   // Centred on an axis unless placed on it.
   dialog.style.cssText = `left:${layout.left ?? '50%'};top:${layout.top ?? '50%'};transform:translate(${layout.left ? 0 : '-50%'},${layout.top ? 0 : '-50%'})`;
   root.append(el('style', {}, CSS), dialog);

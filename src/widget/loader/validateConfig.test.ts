@@ -31,6 +31,12 @@ describe('checkConfig: programmer errors throw', () => {
 });
 
 describe('checkConfig: parameter problems become the error page', () => {
+  it('refuses `strings` too long for the page address (the service checks the texts themselves)', () => {
+    const check = checkConfig({ ...AUTH, strings: { title: '“'.repeat(1000) } }, 'popup');
+    expect(check).toMatchObject({ ok: false, problem: { code: '106', message: expect.stringMatching(/^Invalid Parameter: strings must be at most 8000 bytes as URL-encoded JSON, got /) } });
+    expect(checkConfig({ ...AUTH, strings: { title: 'Send a clip' } }, 'popup')).toMatchObject({ ok: true, config: { strings: { title: 'Send a clip' } } });
+  });
+
   it.each([
     [{ ...AUTH, appId: undefined }, '101', 'Missing Parameter: appId'],
     [{ ...AUTH, token: '   ' }, '101', 'Missing Parameter: token'],
@@ -38,7 +44,7 @@ describe('checkConfig: parameter problems become the error page', () => {
     [{ ...AUTH, timestamp: 1700000000 }, '106', 'Invalid Parameter: timestamp must be a string, got a number'],
     [{ ...AUTH, uploadType: 'html5' }, '106', 'Invalid Parameter: uploadType must be "flash" or "silverlight", got "html5"'],
     [{ ...AUTH, needHandleSepcial: 'true' }, '106', 'Invalid Parameter: needHandleSepcial must be true or false, got "true"'],
-    [{ ...AUTH, lang: 'fr' }, '106', 'Invalid Parameter: lang must be "en" or "zh-CN" or "zh-TW", got "fr"'],
+    [{ ...AUTH, lang: 'it' }, '106', 'Invalid Parameter: lang must be "en" or "zh-CN" or "zh-TW" or "ja" or "ko" or "es" or "fr" or "de" or "pt-BR" or "ar", got "it"'],
     // The look's values are the service's to check (test/widget.page.test.ts); the loader wants strings.
     [{ ...AUTH, theme: true }, '106', 'Invalid Parameter: theme must be a string, got a boolean'],
     [{ ...AUTH, accentColor: 0x2563eb }, '106', 'Invalid Parameter: accentColor must be a string, got a number'],

@@ -10,6 +10,7 @@ import {
   type WidgetLanguage,
   type WidgetTheme,
 } from '../../shared/widgetConfig';
+import type { WidgetStrings } from '../../shared/i18n/strings';
 
 /** The configuration after checking, with every default applied. */
 interface ResolvedConfig {
@@ -23,6 +24,7 @@ interface ResolvedConfig {
   theme: WidgetTheme | undefined;
   accentColor: string | undefined;
   radius: string | undefined;
+  strings: WidgetStrings | undefined;
   left: string | undefined;
   top: string | undefined;
   isTop: boolean;
@@ -50,7 +52,7 @@ export const BOOLEAN: Rule = [typeIs('boolean'), 'true or false'];
 /**
  * The options the service checks too, in PAGE_OPTIONS order (the first problem is the one the
  * service would report). The look (`theme`, `accentColor`, `radius`) is only checked to be
- * strings here: the service checks the values (106 on its error page), which keeps their lists
+ * strings, and `strings` to be small enough, here: the service checks the values (106 on its error page), which keeps their lists
  * and patterns out of the popup loader's bytes.
  */
 export const RULES: Record<PageOption, Rule> = {
@@ -64,6 +66,10 @@ export const RULES: Record<PageOption, Rule> = {
   theme: STRING,
   accentColor: STRING,
   radius: STRING,
+  // The service checks the texts and their shape (106); here only their size: they travel as JSON
+  // on the page's address, which a server or proxy refuses outright (414, 431: no error page)
+  // past 8 to 16 KB.
+  strings: [(value) => encodeURIComponent(JSON.stringify(value)).length <= 8e3, 'at most 8000 bytes as URL-encoded JSON'],
 };
 
 /** The checks of the overlay-only options (overlayRules.ts), given by the builds that open the overlay. */
@@ -77,6 +83,7 @@ const DEFAULTS: Omit<ResolvedConfig, 'appId' | 'timestamp' | 'token' | 'videoId'
   theme: undefined,
   accentColor: undefined,
   radius: undefined,
+  strings: undefined,
   isTop: true,
   left: undefined,
   top: undefined,

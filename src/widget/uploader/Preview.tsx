@@ -33,6 +33,8 @@ export function Preview({ file, texts, preview = previewVideo }: PreviewProps) {
         if (!abandon.signal.aborted) setResult(found);
       });
     return () => abandon.abort();
+    // A new file is previewed once; `preview` is the page's one reader for its whole life.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [file]);
 
   if (!result) return null;

@@ -4,6 +4,7 @@ import { readBoot } from './boot';
 import { deferredUpload } from './deferredUpload';
 import { fileFingerprint } from './fingerprint';
 import { connectToHost } from './hostLink';
+import { loadPageTexts } from './pageTexts';
 import type { StartUpload } from './uploadCore';
 import './styles.css';
 
@@ -17,14 +18,17 @@ const loadTransport = async (): Promise<StartUpload> => {
   return (request, listeners) => tusUpload(request, listeners, { tuning: { chunkBytes: boot.uploadChunkBytes } });
 };
 
-render(
-  <App
-    boot={boot}
-    host={connectToHost(boot)}
-    startUpload={deferredUpload(loadTransport)}
-    fingerprint={fileFingerprint}
-  />,
-  document.getElementById('app')!,
+void loadPageTexts(boot.lang, boot.strings).then((strings) =>
+  render(
+    <App
+      boot={boot}
+      strings={strings}
+      host={connectToHost(boot)}
+      startUpload={deferredUpload(loadTransport)}
+      fingerprint={fileFingerprint}
+    />,
+    document.getElementById('app')!,
+  ),
 );
 
 // After first paint, so the transport is usually there by the time a file is chosen.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes, formatDuration, formatPercent } from './format';
+import { stringTable } from '../../shared/i18n/tables';
 import { textsFor } from './i18n';
 import { SpeedMeter } from './speedMeter';
 
@@ -31,8 +32,8 @@ describe('SpeedMeter', () => {
 });
 
 describe('formatting', () => {
-  const en = textsFor('en');
-  const zh = textsFor('zh-CN');
+  const en = textsFor(stringTable('en'));
+  const zh = textsFor(stringTable('zh-CN'));
   it.each([
     [0, '0 B'],
     [1023, '1023 B'],

@@ -48,8 +48,8 @@ function fakeTus() {
   return { state, create };
 }
 
-function httpError(status: number, body: string): DetailedError {
-  const res = { getStatus: () => status, getBody: () => body, getHeader: () => undefined, getUnderlyingObject: () => null };
+function httpError(status: number, body: string, headers: Record<string, string> = {}): DetailedError {
+  const res = { getStatus: () => status, getBody: () => body, getHeader: (name: string) => headers[name.toLowerCase()], getUnderlyingObject: () => null };
   const req = { getMethod: () => 'PATCH', getURL: () => 'http://s.test/tus/1', getHeader: () => undefined } as never;
   // The typings list only (message, causingErr); the runtime takes the request and response too.
   const Detailed = DetailedError as unknown as new (message: string, cause: Error | null, req: unknown, res: unknown) => DetailedError;
@@ -128,7 +128,7 @@ describe('tusUpload', () => {
     const on = listeners();
     tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network() });
     tus.state.options.onError!(httpError(409, JSON.stringify({ AuthMsg: { ResultCode: '107', ResultMessage: 'Video Status Error' } })));
-    expect(on.onRefused).toHaveBeenCalledWith('107');
+    expect(on.onRefused).toHaveBeenCalledWith('107', undefined);
     expect(on.onNetworkError).not.toHaveBeenCalled();
   });
 
@@ -136,8 +136,8 @@ describe('tusUpload', () => {
     const tus = fakeTus();
     const on = listeners();
     tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network() });
-    tus.state.options.onError!(httpError(429, JSON.stringify({ AuthMsg: { ResultCode: '116', ResultMessage: 'Too Many Requests' } })));
-    expect(on.onRefused).toHaveBeenCalledWith('116');
+    tus.state.options.onError!(httpError(429, JSON.stringify({ AuthMsg: { ResultCode: '116', ResultMessage: 'Too Many Requests' } }), { 'x-request-id': 'req-429' }));
+    expect(on.onRefused).toHaveBeenCalledWith('116', 'req-429');
     expect(on.onNetworkError).not.toHaveBeenCalled();
   });
 

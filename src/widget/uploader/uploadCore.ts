@@ -1,4 +1,13 @@
-import { DefaultHttpStack, Upload, type DetailedError, type HttpStack, type UploadOptions } from 'tus-js-client';
+import type { DetailedError, HttpStack, Upload, UploadOptions } from 'tus-js-client';
+// tus-js-client's entry builds default options of its own that the uploader replaces or never
+// uses: a file reader for streams, React Native and Cordova (it passes wholeFileReader), a file
+// fingerprint (it passes its own), a localStorage URL store (resume state lives on the service).
+// Being made at import, they stay in the bundle: about 19 KB, 1.8 KB brotli, of the page's first
+// open (test/widget.budget.test.ts). Its base class and browser HTTP stack are all that is needed.
+import BaseUpload from 'tus-js-client/lib.esm/upload.js';
+import XHRHttpStack from 'tus-js-client/lib.esm/browser/httpStack.js';
+import NoopUrlStorage from 'tus-js-client/lib.esm/noopUrlStorage.js';
+import { REQUEST_ID_HEADER } from '../../shared/apiReplies';
 import { TICKET_HEADER } from '../../shared/uploadPage';
 
 export interface UploadRequest {
@@ -18,8 +27,11 @@ export interface UploadListeners {
   /** Bytes the service has or is receiving, counted from the start of the file. */
   onProgress(bytesSent: number, bytesTotal: number): void;
   onSuccess(): void;
-  /** The service said no (4xx): retrying cannot help. `code` is its ResultCode when the body carried an AuthMsg. */
-  onRefused(code: string | undefined): void;
+  /**
+   * The service said no (4xx): retrying cannot help. `code` is its ResultCode when the body carried
+   * an AuthMsg; `requestId` the reply's X-Request-Id, for the site to quote to the service's operator.
+   */
+  onRefused(code: string | undefined, requestId: string | undefined): void;
   /** Network failures (or stalls) outlasted the retries; `bytesUploaded` is what the service confirmed. */
   onNetworkError(bytesUploaded: number): void;
 }
@@ -160,7 +172,7 @@ export function isRetryable(error: Error, online: boolean): boolean {
  * XHR request can hang forever after an abort or a silent network drop, and no retry would follow.
  */
 export function tusUpload(request: UploadRequest, listeners: UploadListeners, deps: UploadDeps = {}): UploadControl {
-  const { createUpload = (file, options) => new Upload(file, options), network = browserNetwork } = deps;
+  const { createUpload = (file, options) => new BaseUpload(file, { ...BaseUpload.defaultOptions, urlStorage: new NoopUrlStorage(), ...options }), network = browserNetwork } = deps;
   const tuning: UploadTuning = { ...DEFAULT_TUNING, ...deps.tuning };
   const { file } = request;
   let confirmed = request.resume?.offset ?? 0;
@@ -185,7 +197,7 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
 
   const upload = createUpload(file, {
     endpoint: request.endpoint,
-    httpStack: pageOriginStack(new DefaultHttpStack({})),
+    httpStack: pageOriginStack(new XHRHttpStack({})),
     uploadUrl: request.resume?.uploadUrl ?? null,
     chunkSize: tuning.chunkBytes > 0 ? tuning.chunkBytes : Number.POSITIVE_INFINITY,
     fileReader: wholeFileReader,
@@ -228,7 +240,8 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
       stopWatchdog();
       const status = statusOf(error);
       // A conflict still there after every retry is a trouble of the moment, as a lost connection is: resumable.
-      if (status >= 400 && status < 500 && !isPassingConflict(error)) listeners.onRefused(resultCode((error as DetailedError).originalResponse?.getBody()));
+      const reply = (error as DetailedError).originalResponse;
+      if (status >= 400 && status < 500 && !isPassingConflict(error)) listeners.onRefused(resultCode(reply?.getBody()), reply?.getHeader(REQUEST_ID_HEADER) || undefined);
       else listeners.onNetworkError(confirmed);
     },
   });

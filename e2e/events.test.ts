@@ -140,6 +140,27 @@ describe('onFailure', () => {
     expect(await world.sourceSha256(videoId)).toBe(await sha256File(overLimitVideo));
   });
 
+  it('fires with reason "server", the code and the refused tus request\'s X-Request-Id when the service refuses the upload', async () => {
+    const videoId = await world.registerVideo();
+    // Opened while the video still waits for its file; another page then uploads it.
+    const late = await hostPage('/overlay.html', world.widgetAuth(videoId));
+    const lateFrame = await openOverlay(late);
+    const first = await hostPage('/overlay.html', world.widgetAuth(videoId));
+    await chooseFile(await openOverlay(first), smallVideo);
+    await waitForEvents(first, (all) => all.some((event) => event.type === 'success'));
+
+    const refusal = context.waitForEvent('response', (res) => res.url().startsWith(`${world.service.address}/UploadWidget/files`) && res.request().method() === 'POST');
+    await chooseFile(lateFrame, smallVideo);
+    const reply = await refusal;
+    expect(reply.status()).toBe(409);
+    const requestId = await reply.headerValue('x-request-id');
+    expect(requestId).toMatch(/^\S+$/);
+    const list = await waitForEvents(late, (all) => all.length > 0);
+    expect(list).toEqual([
+      { type: 'failure', info: { videoId, reason: 'server', code: '107', message: expect.any(String), fileName: 'small.mp4', fileSize: fileSize(smallVideo), requestId } },
+    ]);
+  });
+
   it('the service itself enforces the limit: a forged tus creation over the limit is refused', async () => {
     const videoId = await world.registerVideo();
     const page = await hostPage('/overlay.html', world.widgetAuth(videoId));

@@ -1,0 +1,4 @@
+import { launchFirefox } from './support/firefox';
+import { engineSuite } from './support/suite';
+
+engineSuite(launchFirefox);

@@ -1,0 +1,4 @@
+import { launchWebKit } from './support/webkit';
+import { engineSuite } from './support/suite';
+
+engineSuite(launchWebKit);

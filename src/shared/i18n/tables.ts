@@ -1,0 +1,36 @@
+import type { WidgetLanguage } from '../widgetConfig';
+import { LOADER_WORDS } from './loaderWords';
+import { AR } from './locales/ar';
+import { DE } from './locales/de';
+import { EN } from './locales/en';
+import { ES } from './locales/es';
+import { FR } from './locales/fr';
+import { JA } from './locales/ja';
+import { KO } from './locales/ko';
+import { PT_BR } from './locales/pt-BR';
+import { ZH_CN } from './locales/zh-CN';
+import { ZH_TW } from './locales/zh-TW';
+import type { PageTexts, StringTable, WidgetStrings } from './strings';
+
+/**
+ * Every language's page texts. Only the service imports this: it renders the error pages and
+ * hands the upload page the one table it speaks (UploadPageBoot.strings), so no browser loads
+ * the languages it does not use.
+ */
+const PAGE_TEXTS: Record<WidgetLanguage, PageTexts> = {
+  en: EN,
+  'zh-CN': ZH_CN,
+  'zh-TW': ZH_TW,
+  ja: JA,
+  ko: KO,
+  es: ES,
+  fr: FR,
+  de: DE,
+  'pt-BR': PT_BR,
+  ar: AR,
+};
+
+/** One language's every text, with the `strings` option's texts in place of its own. */
+export function stringTable(lang: WidgetLanguage, overrides: WidgetStrings = {}): StringTable {
+  return { ...LOADER_WORDS[lang], ...PAGE_TEXTS[lang], ...overrides };
+}

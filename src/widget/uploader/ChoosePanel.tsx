@@ -1,0 +1,48 @@
+import type { Ref } from 'preact';
+import type { ResumeState } from '../../shared/uploadPage';
+import type { FileHandle } from './fileHandles';
+import { FilePicker } from './FilePicker';
+import { formatBytes, formatPercent } from './format';
+import type { Texts } from './i18n';
+import type { Send } from './useUploadMachine';
+
+interface ChoosePanelProps {
+  texts: Texts;
+  maxFileSize: number;
+  /** The service's unfinished upload of this video, offered to continue or discard. */
+  stored: ResumeState | null;
+  keptHandle: FileHandle | undefined;
+  /** Whether a dropped file's handle can be kept (the popup form). */
+  keepsHandles: boolean;
+  primary: Ref<HTMLButtonElement>;
+  send: Send;
+}
+
+/** The file choice: the earlier upload if there is one, the picker, and the size limit. */
+export function ChoosePanel({ texts: t, maxFileSize, stored, keptHandle, keepsHandles, primary, send }: ChoosePanelProps) {
+  const storedPercent = stored ? formatPercent(stored.offset, stored.size) : '';
+  return (
+    <>
+      {stored && (
+        <div class="stored">
+          <p class="hint">{t.resumeHint(stored.fileName, storedPercent)}</p>
+          <button type="button" onClick={() => send({ type: 'askDiscard' })}>
+            {t.discard}
+          </button>
+        </div>
+      )}
+      {keptHandle && stored && (
+        <button type="button" ref={primary} class="primary continue" onClick={() => send({ type: 'continueKept' })}>
+          {t.continueFile(keptHandle.name, storedPercent)}
+        </button>
+      )}
+      <FilePicker
+        texts={t}
+        onFile={(file) => send({ type: 'choose', file })}
+        buttonRef={keptHandle ? undefined : primary}
+        onDroppedHandle={keepsHandles ? (file, handle) => void handle.then((found) => send({ type: 'choose', file, handle: found })) : undefined}
+      />
+      <p class="hint">{t.limit(formatBytes(maxFileSize, t))}</p>
+    </>
+  );
+}

@@ -1,0 +1,469 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { ResumeState } from '../../shared/uploadPage';
+import { textsFor } from './i18n';
+import { stringTable } from '../../shared/i18n/tables';
+import {
+  askingNow,
+  initialModel,
+  reduce,
+  STATE_KINDS,
+  TRANSITIONS,
+  type Effect,
+  type FileLike,
+  type HandleLike,
+  type MachineSetup,
+  type Model,
+  type StateKind,
+  type UploadEvent,
+} from './machine';
+import { DIAGRAM_MARKERS, stateDiagram } from './stateDiagram';
+
+const SETUP: MachineSetup = { videoId: 'video-1', maxFileSize: 2 * 1024 ** 3, texts: textsFor(stringTable('en', {})) };
+const file = (name = 'clip.mp4', size = 1000, type = 'video/mp4'): FileLike => ({ name, size, type });
+const CLIP = file();
+const STORED: ResumeState = { uploadUrl: 'http://service.test/UploadWidget/tus/u-1', offset: 400, size: 1000, fileName: 'clip.mp4', fingerprint: 'print-of-clip.mp4' };
+const HANDLE: HandleLike = { name: 'clip.mp4' };
+const INFO = { videoId: 'video-1', fileName: 'clip.mp4', fileSize: 1000 };
+
+type Event = UploadEvent;
+/** An event whose `attempt` is filled in from the model it is sent to: that of the running attempt. */
+type Live = (model: Model) => Event;
+type LiveEvent = Event | Live;
+
+/** Runs the events in turn; the effects of all of them, in order. */
+function run(model: Model, ...events: LiveEvent[]): { model: Model; effects: Effect[] } {
+  const effects: Effect[] = [];
+  let current = model;
+  for (const event of events) {
+    const step = reduce(current, typeof event === 'function' ? event(current) : event, SETUP);
+    current = step.model;
+    effects.push(...step.effects);
+  }
+  return { model: current, effects };
+}
+
+const posts = (effects: Effect[]) => effects.flatMap((effect) => (effect.type === 'post' ? [effect.message] : []));
+const ofType = <T extends Effect['type']>(effects: Effect[], type: T) => effects.filter((effect): effect is Extract<Effect, { type: T }> => effect.type === type);
+
+// Events of the running attempt, as the transport and the checks send them.
+const checked =
+  (print = 'print-of-clip.mp4'): Live =>
+  (model) => ({ type: 'checked', attempt: model.attempt, print });
+const progress =
+  (sent: number): Live =>
+  (model) => ({ type: 'progress', attempt: model.attempt, sent });
+const succeeded: Live = (model) => ({ type: 'succeeded', attempt: model.attempt });
+const refused =
+  (code: string | undefined, requestId?: string): Live =>
+  (model) => ({ type: 'refused', attempt: model.attempt, code, requestId });
+const networkError =
+  (bytesUploaded: number, online = true): Live =>
+  (model) => ({ type: 'networkError', attempt: model.attempt, bytesUploaded, online });
+
+const idle = (stored: ResumeState | null = null) => initialModel<FileLike, HandleLike>(stored);
+/** A file chosen, checked and on its way: state `uploading`. */
+const uploading = (stored: ResumeState | null = null, chosen = CLIP) => run(idle(stored), { type: 'choose', file: chosen }, checked(`print-of-${chosen.name}`)).model;
+
+describe('machine: choosing a file', () => {
+  it.each([
+    ['an empty file', file('empty.mp4', 0), '“empty.mp4” is empty. Choose a video file.'],
+    ['a file that is not a video', file('notes.txt', 5, 'text/plain'), '“notes.txt” is not a video file. Choose a video file.'],
+    ['a file over the limit', file('big.mp4', 3 * 1024 ** 3), '“big.mp4” is larger than the limit of 2.0 GiB.'],
+  ])('refuses %s before any check or request, says why and reports it', (_case, chosen, text) => {
+    const { model, effects } = run(idle(), { type: 'choose', file: chosen });
+    expect(model.state.kind).toBe('failed');
+    expect(model.notice).toEqual({ tone: 'error', text });
+    expect(effects).toEqual([{ type: 'post', message: { type: 'failure', info: { videoId: 'video-1', reason: 'rejected', message: text, fileName: chosen.name, fileSize: chosen.size } } }]);
+  });
+
+  it.each([
+    ['notVideoContent', '“fake.mp4” does not contain a video in any format we know, whatever its name says. Choose a video file.'],
+    ['unreadable', '“fake.mp4” could not be read. Choose it again or another file.'],
+  ] as const)('refuses a file whose content check says %s, and starts nothing', (refusal, text) => {
+    const { model, effects } = run(idle(), { type: 'choose', file: file('fake.mp4') }, (m) => ({ type: 'checkFailed', attempt: m.attempt, refusal }));
+    expect(model.state.kind).toBe('failed');
+    expect(model.notice?.text).toBe(text);
+    expect(ofType(effects, 'start')).toEqual([]);
+    expect(posts(effects)).toEqual([{ type: 'failure', info: expect.objectContaining({ reason: 'rejected', fileName: 'fake.mp4', message: text }) }]);
+  });
+
+  it('accepts a known video extension when the browser gives no type, and checks its content', () => {
+    const { model, effects } = run(idle(), { type: 'choose', file: file('movie.mkv', 10, '') });
+    expect(model.state.kind).toBe('checking');
+    expect(effects).toEqual([{ type: 'check', attempt: 1, file: file('movie.mkv', 10, '') }]);
+  });
+
+  it('starts the upload once checked: forgets an older handle, tells the host it is busy, starts tus afresh', () => {
+    const { model, effects } = run(idle(), { type: 'choose', file: CLIP }, checked());
+    expect(model.state).toEqual({ kind: 'uploading', file: CLIP, sent: 0, allSent: false });
+    expect(effects.slice(1)).toEqual([
+      { type: 'forgetHandle' },
+      { type: 'resetMeter' },
+      { type: 'post', message: { type: 'uploading', busy: true } },
+      { type: 'start', attempt: 2, file: CLIP, print: 'print-of-clip.mp4', resume: null },
+    ]);
+  });
+
+  it('continues the service\'s upload when the same file is chosen, from its offset', () => {
+    const { model, effects } = run(idle(STORED), { type: 'choose', file: CLIP }, checked());
+    expect(model.state).toMatchObject({ kind: 'uploading', sent: 400 });
+    expect(ofType(effects, 'start')[0]?.resume).toBe(STORED);
+  });
+
+  it.each([
+    ['another name', file('other.mp4'), 'print-of-other.mp4'],
+    ['other content under the same name', CLIP, 'another-print'],
+  ])('asks before %s replaces the bytes the service holds; Keep it leaves all as it was', (_case, chosen, print) => {
+    const asked = run(idle(STORED), { type: 'choose', file: chosen }, checked(print));
+    expect(asked.model.state.kind).toBe('idle');
+    expect(asked.model.question).toEqual({ kind: 'replace', file: chosen, print, handle: undefined });
+    expect(ofType(asked.effects, 'start')).toEqual([]);
+    const kept = run(asked.model, { type: 'answerSafe' });
+    expect(kept.model).toMatchObject({ question: null, stored: STORED, state: { kind: 'idle' } });
+    expect(kept.effects).toEqual([]);
+  });
+
+  it('starts afresh over the stored bytes only when told to', () => {
+    const { model, effects } = run(idle(STORED), { type: 'choose', file: file('other.mp4') }, checked('print-of-other.mp4'), { type: 'answerRisky' });
+    expect(model).toMatchObject({ question: null, state: { kind: 'uploading', sent: 0 } });
+    expect(ofType(effects, 'start')[0]).toMatchObject({ file: file('other.mp4'), resume: null });
+  });
+
+  it('does not ask when the service holds nothing of the stored upload yet', () => {
+    const { model } = run(idle({ ...STORED, offset: 0 }), { type: 'choose', file: file('other.mp4') }, checked('print-of-other.mp4'));
+    expect(model.state.kind).toBe('uploading');
+  });
+
+  it('takes no file while one is being checked or sent', () => {
+    for (const model of [run(idle(), { type: 'choose', file: CLIP }).model, uploading()]) {
+      expect(reduce(model, { type: 'choose', file: file('other.mp4') }, SETUP)).toEqual({ model, effects: [] });
+    }
+  });
+});
+
+describe('machine: sending', () => {
+  it('shows each progress figure, measures it and passes it to the host', () => {
+    const { model, effects } = run(uploading(), progress(250), progress(500));
+    expect(model.state).toMatchObject({ kind: 'uploading', sent: 500 });
+    expect(effects).toEqual([
+      { type: 'measure', bytes: 250 },
+      { type: 'reportProgress', info: { bytesUploaded: 250, bytesTotal: 1000 } },
+      { type: 'measure', bytes: 500 },
+      { type: 'reportProgress', info: { bytesUploaded: 500, bytesTotal: 1000 } },
+    ]);
+  });
+
+  it('with every byte sent: the last figure at once, then finishing, once; repeats are no news', () => {
+    const all = run(uploading(), progress(1000));
+    expect(all.model.state).toMatchObject({ kind: 'finishing', sent: 1000, allSent: true });
+    expect(all.effects.slice(1)).toEqual([
+      { type: 'reportProgress', info: { bytesUploaded: 1000, bytesTotal: 1000 } },
+      { type: 'flushProgress' },
+      { type: 'post', message: { type: 'state', info: { state: 'finishing' } } },
+    ]);
+    expect(run(all.model, progress(1000)).effects).toEqual([{ type: 'measure', bytes: 1000 }]);
+  });
+
+  it('pauses and resumes, telling the host each time', () => {
+    const paused = run(uploading(), progress(400), { type: 'pause' });
+    expect(paused.model.state).toMatchObject({ kind: 'paused', sent: 400 });
+    expect(paused.effects.slice(2)).toEqual([
+      { type: 'pauseTransport' },
+      { type: 'resetMeter' },
+      { type: 'post', message: { type: 'uploading', busy: false } },
+      { type: 'post', message: { type: 'state', info: { state: 'paused' } } },
+    ]);
+    const resumed = run(paused.model, { type: 'resume' });
+    expect(resumed.model.state).toMatchObject({ kind: 'uploading', sent: 400 });
+    expect(resumed.effects).toEqual([
+      { type: 'post', message: { type: 'uploading', busy: true } },
+      { type: 'post', message: { type: 'state', info: { state: 'resumed' } } },
+      { type: 'resumeTransport' },
+    ]);
+  });
+
+  it('a late figure while paused goes to the host but leaves the bar as it was', () => {
+    const { model, effects } = run(uploading(), progress(400), { type: 'pause' }, progress(450));
+    expect(model.state).toMatchObject({ kind: 'paused', sent: 400 });
+    expect(ofType(effects, 'reportProgress').at(-1)?.info.bytesUploaded).toBe(450);
+  });
+
+  it('resumes into finishing once every byte was sent, without a second finishing', () => {
+    const { model, effects } = run(uploading(), progress(1000), { type: 'pause' }, { type: 'resume' }, progress(1000));
+    expect(model.state.kind).toBe('finishing');
+    expect(posts(effects).filter((message) => message.type === 'state')).toHaveLength(3);
+  });
+
+  it('cancels back to the file choice, drops the transport, and ignores what it still reports', () => {
+    const before = uploading();
+    const { model, effects } = run(before, { type: 'cancel' });
+    expect(model).toMatchObject({ state: { kind: 'cancelled' }, notice: { tone: 'info', text: 'Upload canceled. Choose the same file to continue, or another one.' } });
+    expect(effects).toEqual([{ type: 'stopTransport' }, { type: 'post', message: { type: 'uploading', busy: false } }]);
+    for (const late of [succeeded, progress(900), refused('107'), networkError(300)]) expect(run(model, late(before)).model).toBe(model);
+  });
+
+  it('keeps a cancelled upload: the same file chosen again continues from what the service holds', () => {
+    const { model, effects } = run(
+      uploading(),
+      { type: 'stored', resume: STORED },
+      { type: 'cancel' },
+      { type: 'choose', file: CLIP },
+      checked(),
+    );
+    expect(model.state).toMatchObject({ kind: 'uploading', sent: 400 });
+    expect(ofType(effects, 'start').at(-1)?.resume).toEqual(STORED);
+  });
+
+  it('on the host closing the widget, stops sending and changes nothing else', () => {
+    const model = uploading();
+    expect(reduce(model, { type: 'hostClosing' }, SETUP)).toEqual({ model, effects: [{ type: 'pauseTransport' }] });
+  });
+});
+
+describe('machine: outcomes', () => {
+  it('on success: done, the host hears it with name and size, the handle and stored upload go, processing is asked about', () => {
+    const { model, effects } = run(uploading(STORED), succeeded);
+    expect(model).toMatchObject({ state: { kind: 'done', file: CLIP }, stored: null });
+    expect(effects).toEqual([
+      { type: 'forgetHandle' },
+      { type: 'releaseTransport' },
+      { type: 'post', message: { type: 'success', info: INFO } },
+      { type: 'askProcessing', when: 'now' },
+    ]);
+  });
+
+  it.each([
+    ['107', 'The server refused the upload (code 107).'],
+    ['116', 'This site has reached its limit of uploads for now. Wait a minute, then try again (code 116).'],
+    [undefined, 'The server refused the upload.'],
+  ])('on a refusal (code %s): failed, says so, and reports a failure with the code', (code, text) => {
+    const { model, effects } = run(uploading(), refused(code));
+    expect(model).toMatchObject({ state: { kind: 'failed' }, notice: { tone: 'error', text } });
+    expect(effects).toEqual([
+      { type: 'releaseTransport' },
+      { type: 'post', message: { type: 'uploading', busy: false } },
+      { type: 'post', message: { type: 'failure', info: { ...INFO, reason: 'server', message: text, ...(code ? { code } : {}) } } },
+    ]);
+  });
+
+  it('passes the id of the refused request on to the host, for its operator', () => {
+    const { effects } = run(uploading(), refused('116', 'req-429'));
+    expect(posts(effects)).toContainEqual({ type: 'failure', info: expect.objectContaining({ reason: 'server', code: '116', requestId: 'req-429' }) });
+  });
+
+  it.each([
+    [true, 'retrying'],
+    [false, 'offline'],
+  ] as const)('on a network failure (browser online: %s): %s, shows what the service confirmed, reports the outage', (online, waiting) => {
+    const { model, effects } = run(uploading(), progress(700), networkError(300, online));
+    expect(model).toMatchObject({ state: { kind: waiting, sent: 300 }, notice: { tone: 'error', text: SETUP.texts.networkError } });
+    expect(posts(effects)).toEqual([
+      { type: 'uploading', busy: false },
+      { type: 'state', info: { state: waiting } },
+      { type: 'error', info: { ...INFO, reason: 'network', message: SETUP.texts.networkError, bytesUploaded: 300 } },
+    ]);
+  });
+
+  it('reports an outage once, however often it fails during it; progress ends the outage', () => {
+    const during = run(uploading(), networkError(300), { type: 'resume' }, networkError(300, false));
+    expect(during.model.notice).not.toBeNull();
+    expect(posts(during.effects).filter((message) => message.type === 'error')).toHaveLength(1);
+    expect(posts(during.effects).flatMap((message) => (message.type === 'state' ? [message.info.state] : []))).toEqual(['retrying', 'resumed', 'offline']);
+    const after = run(during.model, { type: 'resume' }, progress(500), networkError(500));
+    expect(after.model.notice).not.toBeNull();
+    expect(posts(after.effects).filter((message) => message.type === 'error')).toHaveLength(1);
+  });
+
+  it('Try again (or the browser back online, or the timer) clears the notice and continues', () => {
+    const { model, effects } = run(uploading(), networkError(300), { type: 'resume' });
+    expect(model).toMatchObject({ notice: null, state: { kind: 'uploading', sent: 300 } });
+    expect(effects.at(-1)).toEqual({ type: 'resumeTransport' });
+  });
+
+  it.each([
+    [[5, 1], 1],
+    [[6, 4], 4],
+    [[undefined, 7], 7],
+  ] as const)('follows processing after the upload (%j) and tells the host once it reaches %i', (statuses, final) => {
+    let model = run(uploading(), succeeded).model;
+    const effects: Effect[] = [];
+    for (const status of statuses) {
+      const step = reduce(model, { type: 'processing', status }, SETUP);
+      model = step.model;
+      effects.push(...step.effects);
+    }
+    expect(model.videoStatus).toBe(final);
+    expect(effects).toEqual([{ type: 'askProcessing', when: 'later' }, { type: 'post', message: { type: 'processed', info: { videoId: 'video-1', status: final } } }]);
+  });
+
+  it('keeps the last known status when the service cannot say', () => {
+    const { model } = run(run(uploading(), succeeded).model, { type: 'processing', status: 5 }, { type: 'processing', status: undefined });
+    expect(model.videoStatus).toBe(5);
+  });
+});
+
+describe('machine: the stored upload and the kept handle', () => {
+  it('discards only after asking, then offers nothing to resume', () => {
+    const asked = run(idle(STORED), { type: 'askDiscard' });
+    expect(askingNow(asked.model)).toEqual({ kind: 'discard' });
+    expect(asked.effects).toEqual([]);
+    const sent = run(asked.model, { type: 'answerRisky' });
+    expect(sent.effects).toEqual([{ type: 'discard', uploadUrl: STORED.uploadUrl }]);
+    const { model, effects } = run(sent.model, { type: 'discarded', ok: true });
+    expect(model).toMatchObject({ stored: null, keptHandle: undefined, question: null, notice: { tone: 'info', text: 'The earlier upload was discarded.' } });
+    expect(effects).toEqual([{ type: 'forgetHandle' }]);
+  });
+
+  it('keeps the stored upload when the service could not discard it', () => {
+    const { model } = run(idle(STORED), { type: 'askDiscard' }, { type: 'answerRisky' }, { type: 'discarded', ok: false });
+    expect(model).toMatchObject({ stored: STORED, notice: { tone: 'error', text: 'The earlier upload could not be discarded. Try again later.' } });
+  });
+
+  it('offers the kept handle of the stored upload, reopens it, and continues from the service\'s offset', () => {
+    const found = run(idle(STORED), { type: 'handleFound', handle: HANDLE, stored: STORED });
+    expect(found.model.keptHandle).toBe(HANDLE);
+    expect(run(found.model, { type: 'continueKept' }).effects).toEqual([{ type: 'reopen', handle: HANDLE }]);
+    const { model, effects } = run(found.model, { type: 'reopened', handle: HANDLE, file: CLIP }, checked());
+    expect(model).toMatchObject({ keptHandle: undefined, state: { kind: 'uploading', sent: 400 } });
+    expect(effects).toContainEqual({ type: 'saveHandle', handle: HANDLE });
+    expect(ofType(effects, 'start')[0]?.resume).toBe(STORED);
+  });
+
+  it('says so when the browser does not let it read the file again, and drops the offer', () => {
+    const { model } = run(idle(STORED), { type: 'handleFound', handle: HANDLE, stored: STORED }, { type: 'reopened', handle: HANDLE, file: undefined });
+    expect(model).toMatchObject({ keptHandle: undefined, state: { kind: 'idle' }, notice: { text: '“clip.mp4” could not be opened again. Choose it with the button below.' } });
+  });
+
+  it.each([
+    ['another file', { name: 'other.mp4' }, STORED],
+    ['an upload the page no longer holds', HANDLE, { ...STORED }],
+  ])('offers no handle of %s', (_case, handle, stored) => {
+    expect(run(idle(STORED), { type: 'handleFound', handle, stored }).model.keptHandle).toBeUndefined();
+  });
+
+  it('keeps the handle of a dropped file while it uploads and forgets it once uploaded', () => {
+    const { effects } = run(idle(), { type: 'choose', file: CLIP, handle: HANDLE }, checked(), succeeded);
+    expect(effects.filter((effect) => effect.type === 'saveHandle' || effect.type === 'forgetHandle')).toEqual([{ type: 'saveHandle', handle: HANDLE }, { type: 'forgetHandle' }]);
+  });
+});
+
+describe('machine: closing', () => {
+  it('closes at once when nothing moves', () => {
+    for (const model of [idle(), run(uploading(), { type: 'pause' }).model, run(uploading(), succeeded).model]) {
+      expect(run(model, { type: 'closeRequested' }).effects).toEqual([{ type: 'post', message: { type: 'close' } }]);
+    }
+  });
+
+  it('asks first while bytes move; Escape answers with the safe choice, and only Stop and close stops', () => {
+    const asked = run(uploading(), progress(370), { type: 'escape' });
+    expect(askingNow(asked.model)).toEqual({ kind: 'close' });
+    expect(asked.effects.some((effect) => effect.type === 'post' && effect.message.type === 'close')).toBe(false);
+    const kept = run(asked.model, { type: 'escape' });
+    expect(kept.model).toMatchObject({ question: null, state: { kind: 'uploading' } });
+    expect(kept.effects).toEqual([]);
+    const stopped = run(asked.model, { type: 'answerRisky' });
+    expect(stopped.model).toMatchObject({ question: null, state: { kind: 'paused' } });
+    expect(stopped.effects).toEqual([
+      { type: 'pauseTransport' },
+      { type: 'resetMeter' },
+      { type: 'post', message: { type: 'uploading', busy: false } },
+      { type: 'post', message: { type: 'state', info: { state: 'paused' } } },
+      { type: 'post', message: { type: 'close' } },
+    ]);
+  });
+
+  it('a close question is moot once nothing moves, and back if bytes move again', () => {
+    const asked = run(uploading(), { type: 'closeRequested' }).model;
+    const failed = run(asked, networkError(0)).model;
+    expect(askingNow(failed)).toBeNull();
+    expect(run(failed, { type: 'escape' }).effects).toEqual([{ type: 'post', message: { type: 'close' } }]);
+    expect(askingNow(run(failed, { type: 'resume' }).model)).toEqual({ kind: 'close' });
+  });
+});
+
+describe('machine: the transition table', () => {
+  /** Models in every state, with and without a stored upload, questions and a kept handle. */
+  function samples(): Model[] {
+    const other = file('other.mp4');
+    const checking = (stored: ResumeState | null) => run(idle(stored), { type: 'choose', file: CLIP }).model;
+    const models = [
+      idle(),
+      idle(STORED),
+      run(idle(STORED), { type: 'handleFound', handle: HANDLE, stored: STORED }).model,
+      run(idle(STORED), { type: 'choose', file: other }, checked('print-of-other.mp4')).model,
+      run(idle(STORED), { type: 'askDiscard' }).model,
+      run(idle(), { type: 'choose', file: file('empty.mp4', 0) }).model,
+      checking(null),
+      checking(STORED),
+      run(idle(STORED), { type: 'choose', file: other }).model,
+    ];
+    for (const sending of [uploading(), uploading(STORED), run(uploading(), progress(1000)).model]) {
+      models.push(sending, run(sending, { type: 'closeRequested' }).model, run(sending, { type: 'pause' }).model);
+      models.push(run(sending, networkError(300)).model, run(sending, networkError(300, false)).model, run(sending, { type: 'cancel' }).model);
+      models.push(run(sending, refused('107')).model, run(sending, succeeded).model);
+    }
+    return models;
+  }
+
+  /** Every kind of event, with the data that can lead to each target; `attempt` is the model's own. */
+  function events(model: Model): Event[] {
+    const { attempt } = model;
+    return [
+      { type: 'choose', file: CLIP },
+      { type: 'choose', file: file('big.mp4', 3 * 1024 ** 3) },
+      { type: 'checked', attempt, print: 'print-of-clip.mp4' },
+      { type: 'checked', attempt, print: 'print-of-other.mp4' },
+      { type: 'checkFailed', attempt, refusal: 'notVideoContent' },
+      { type: 'stored', resume: STORED },
+      { type: 'progress', attempt, sent: 500 },
+      { type: 'progress', attempt, sent: 1000 },
+      { type: 'succeeded', attempt },
+      { type: 'refused', attempt, code: '107' },
+      { type: 'networkError', attempt, bytesUploaded: 300, online: true },
+      { type: 'networkError', attempt, bytesUploaded: 300, online: false },
+      { type: 'pause' },
+      { type: 'resume' },
+      { type: 'cancel' },
+      { type: 'closeRequested' },
+      { type: 'hostClosing' },
+      { type: 'escape' },
+      { type: 'askDiscard' },
+      { type: 'answerSafe' },
+      { type: 'answerRisky' },
+      { type: 'discarded', ok: true },
+      { type: 'discarded', ok: false },
+      { type: 'continueKept' },
+      { type: 'reopened', handle: HANDLE, file: CLIP },
+      { type: 'reopened', handle: HANDLE, file: file('clip.mp4', 0) },
+      { type: 'reopened', handle: HANDLE, file: undefined },
+      { type: 'handleFound', handle: HANDLE, stored: STORED },
+      { type: 'processing', status: 1 },
+    ];
+  }
+
+  const edge = (from: StateKind, on: string, to: StateKind) => `${from} --${on}--> ${to}`;
+
+  it('lists exactly the changes of state reduce makes', () => {
+    const made = new Set<string>();
+    for (const model of samples()) {
+      for (const event of events(model)) {
+        const next = reduce(model, event, SETUP).model.state.kind;
+        if (next !== model.state.kind) made.add(edge(model.state.kind, event.type, next));
+      }
+    }
+    const listed = new Set(TRANSITIONS.flatMap(({ from, on, to }) => from.flatMap((source) => to.map((target) => edge(source, on, target)))));
+    expect([...made].sort()).toEqual([...listed].sort());
+  });
+
+  it('reaches every state', () => {
+    const reached = new Set(TRANSITIONS.flatMap(({ to }) => to));
+    expect(STATE_KINDS.filter((kind) => kind !== 'idle' && !reached.has(kind))).toEqual([]);
+  });
+
+  it('is the diagram in docs/widget.md (npx tsx scripts/widgetStates.ts redraws it)', () => {
+    const doc = readFileSync(new URL('../../../docs/widget.md', import.meta.url), 'utf8');
+    const drawn = doc.slice(doc.indexOf(DIAGRAM_MARKERS.begin) + DIAGRAM_MARKERS.begin.length, doc.indexOf(DIAGRAM_MARKERS.end)).trim();
+    expect(drawn).toBe(stateDiagram(TRANSITIONS));
+  });
+});

@@ -1,0 +1,436 @@
+/**
+ * The uploader's life as data: its states, the events that move it, and the effects each move
+ * asks for. Pure: no DOM, no Preact, no timers. `useUploadMachine.ts` performs the effects (tus,
+ * postMessage, the handle store) and turns what happens back into events; the components only
+ * render a {@link Model} and send events. `TRANSITIONS` below is the table the state diagram in
+ * docs/widget.md is drawn from, and machine.test.ts checks `reduce` against it.
+ */
+import type { PageMessage, WithoutEnvelope } from '../../shared/messages';
+import type { ResumeState } from '../../shared/uploadPage';
+import { PROCESSED_STATUSES, type UploadProgressInfo } from '../../shared/widgetConfig';
+import { refuseFile } from './fileChecks';
+import { formatBytes } from './format';
+import type { Texts } from './i18n';
+
+/** What the machine needs of a chosen file (a `File` in the browser). */
+export interface FileLike {
+  name: string;
+  size: number;
+  type: string;
+}
+
+/** What it needs of a kept file handle (a `FileSystemFileHandle` in the browser). */
+export interface HandleLike {
+  name: string;
+}
+
+export const STATE_KINDS = ['idle', 'checking', 'uploading', 'finishing', 'paused', 'offline', 'retrying', 'done', 'failed', 'cancelled'] as const;
+export type StateKind = (typeof STATE_KINDS)[number];
+
+/** The states with a file on its way: the progress bar, Cancel, and a transport to pause or resume. */
+const SENDING = ['uploading', 'finishing', 'paused', 'offline', 'retrying'] as const satisfies readonly StateKind[];
+type SendingKind = (typeof SENDING)[number];
+/** The states that show the file choice: nothing chosen yet, or the last choice ended. */
+const PICKING = ['idle', 'failed', 'cancelled'] as const satisfies readonly StateKind[];
+type PickingKind = (typeof PICKING)[number];
+
+export type UploadState<F extends FileLike, H extends HandleLike> =
+  /** `failed`: the file was refused (by the checks or by the service); `cancelled`: by the person. */
+  | { kind: PickingKind }
+  /** Reading the file's first bytes and fingerprint before any request. */
+  | { kind: 'checking'; file: F; handle: H | undefined }
+  /**
+   * `uploading`, and `finishing` once every byte is sent (the service completes the file);
+   * `offline` waits for the browser to be online, `retrying` also tries again after a while.
+   * `sent` is what the bar shows; `allSent` keeps `finishing` and the last progress figure from
+   * going to the host twice (the transport may report the whole size more than once).
+   */
+  | { kind: SendingKind; file: F; sent: number; allSent: boolean }
+  | { kind: 'done'; file: F };
+
+/** A question that must be answered before anything is lost: closing mid-upload, discarding, replacing stored bytes. */
+export type Question<F extends FileLike, H extends HandleLike> =
+  | { kind: 'close' }
+  | { kind: 'discard' }
+  | { kind: 'replace'; file: F; print: string; handle: H | undefined };
+
+interface Notice {
+  tone: 'error' | 'info';
+  text: string;
+}
+
+export interface Model<F extends FileLike = FileLike, H extends HandleLike = HandleLike> {
+  state: UploadState<F, H>;
+  /**
+   * The upload the service holds for this video: from the page at first, then whichever this page
+   * created or resumed, so a cancelled upload continues when the same file is chosen again.
+   */
+  stored: ResumeState | null;
+  /** The kept handle of the unfinished upload's file, offered as "Continue “big.mp4” from 37 %". */
+  keptHandle: H | undefined;
+  question: Question<F, H> | null;
+  notice: Notice | null;
+  /** Each chosen file and each start gets a new number; events of an abandoned one carry an older number and are dropped. */
+  attempt: number;
+  /** onError reports an outage once, not again for each automatic attempt that fails during it. */
+  outageReported: boolean;
+  /** The video's status after the upload, as the service last reported it. */
+  videoStatus: number | undefined;
+}
+
+export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = HandleLike> =
+  /** A file picked, dropped, pasted or reopened from its handle. */
+  | { type: 'choose'; file: F; handle?: H | undefined }
+  | { type: 'checked'; attempt: number; print: string }
+  | { type: 'checkFailed'; attempt: number; refusal: 'notVideoContent' | 'unreadable' }
+  /** The service holds `resume.offset` bytes of the file (created, resumed or a chunk confirmed). */
+  | { type: 'stored'; resume: ResumeState }
+  | { type: 'progress'; attempt: number; sent: number }
+  | { type: 'succeeded'; attempt: number }
+  /** The service said no (4xx): `code` is its ResultCode when the reply carried one, `requestId` its X-Request-Id. */
+  | { type: 'refused'; attempt: number; code: string | undefined; requestId?: string | undefined }
+  /** Failures outlasted the transport's retries; `online` is what the browser says now. */
+  | { type: 'networkError'; attempt: number; bytesUploaded: number; online: boolean }
+  | { type: 'pause' }
+  /** Resume, Try again, the browser back online, or the retry timer. */
+  | { type: 'resume' }
+  | { type: 'cancel' }
+  /** × or Escape on the host (`askClose`), Escape inside with no question open, Close after the upload. */
+  | { type: 'closeRequested' }
+  /** The host is closing the widget (`close`): stop sending so the service keeps a clean offset. */
+  | { type: 'hostClosing' }
+  /** Escape inside the overlay's iframe, which the host page never sees. */
+  | { type: 'escape' }
+  | { type: 'askDiscard' }
+  /** Keep uploading, Keep it. */
+  | { type: 'answerSafe' }
+  /** Stop and close, Discard upload, Upload the new file. */
+  | { type: 'answerRisky' }
+  | { type: 'discarded'; ok: boolean }
+  | { type: 'continueKept' }
+  /** The kept handle's file, or undefined when the browser would not read it again. */
+  | { type: 'reopened'; handle: H; file: F | undefined }
+  /** The handle store held one for `stored` (looked up once, when the page opens). */
+  | { type: 'handleFound'; handle: H; stored: ResumeState }
+  | { type: 'processing'; status: number | undefined };
+
+export type Effect<F extends FileLike = FileLike, H extends HandleLike = HandleLike> =
+  | { type: 'post'; message: WithoutEnvelope<PageMessage> }
+  /** Sniff the first bytes, then fingerprint: answered by `checked` or `checkFailed`. */
+  | { type: 'check'; attempt: number; file: F }
+  /** Start the transport; its events carry `attempt`. */
+  | { type: 'start'; attempt: number; file: F; print: string; resume: ResumeState | null }
+  | { type: 'pauseTransport' }
+  | { type: 'resumeTransport' }
+  /** Pause it and let it go: nothing it reports matters any more (Cancel). */
+  | { type: 'stopTransport' }
+  /** It has ended by itself (success, refusal): let it go. */
+  | { type: 'releaseTransport' }
+  | { type: 'saveHandle'; handle: H }
+  | { type: 'forgetHandle' }
+  /** To the host's `onProgress`, at most 10 times a second. */
+  | { type: 'reportProgress'; info: UploadProgressInfo }
+  /** Send the figure still held back at once, before a message that must follow it. */
+  | { type: 'flushProgress' }
+  /** A timed sample for the speed estimate. */
+  | { type: 'measure'; bytes: number }
+  | { type: 'resetMeter' }
+  /** tus DELETE of the stored upload: answered by `discarded`. */
+  | { type: 'discard'; uploadUrl: string }
+  /** Ask the browser for the handle's file again: answered by `reopened`. */
+  | { type: 'reopen'; handle: H }
+  /** Ask the service how processing goes, now or after the poll interval: answered by `processing`. */
+  | { type: 'askProcessing'; when: 'now' | 'later' };
+
+/** Fixed for one page: who the messages are about, the limit, and the words. */
+export interface MachineSetup {
+  videoId: string;
+  maxFileSize: number;
+  texts: Texts;
+}
+
+export interface Step<F extends FileLike, H extends HandleLike> {
+  model: Model<F, H>;
+  effects: Effect<F, H>[];
+}
+
+export function initialModel<F extends FileLike, H extends HandleLike>(stored: ResumeState | null): Model<F, H> {
+  return { state: { kind: 'idle' }, stored, keptHandle: undefined, question: null, notice: null, attempt: 0, outageReported: false, videoStatus: undefined };
+}
+
+type Sending<F extends FileLike, H extends HandleLike> = Extract<UploadState<F, H>, { kind: SendingKind }>;
+
+export function isSending<F extends FileLike, H extends HandleLike>(state: UploadState<F, H>): state is Sending<F, H> {
+  return (SENDING as readonly StateKind[]).includes(state.kind);
+}
+
+export function isPicking(state: { kind: StateKind }): boolean {
+  return (PICKING as readonly StateKind[]).includes(state.kind);
+}
+
+/** Bytes are moving (or the service is completing them): closing asks first, and leaving the popup too. */
+export function isMoving(state: { kind: StateKind }): boolean {
+  return state.kind === 'uploading' || state.kind === 'finishing';
+}
+
+/** The open question, if any: a close question is moot once nothing moves (the upload finished or failed meanwhile). */
+export function askingNow<F extends FileLike, H extends HandleLike>(model: Model<F, H>): Question<F, H> | null {
+  const { question } = model;
+  return question && (question.kind !== 'close' || isMoving(model.state)) ? question : null;
+}
+
+/**
+ * What the screen shows, which is coarser than the state: `finishing` looks like `uploading`,
+ * `offline` like `retrying`, and the three picking states alike. Focus moves when this changes.
+ */
+export type Screen = 'picker' | 'checking' | 'sending' | 'paused' | 'waiting' | 'done';
+export function screenOf(state: { kind: StateKind }): Screen {
+  switch (state.kind) {
+    case 'idle':
+    case 'failed':
+    case 'cancelled':
+      return 'picker';
+    case 'checking':
+      return 'checking';
+    case 'uploading':
+    case 'finishing':
+      return 'sending';
+    case 'paused':
+      return 'paused';
+    case 'offline':
+    case 'retrying':
+      return 'waiting';
+    case 'done':
+      return 'done';
+  }
+}
+
+const fileInfo = (setup: MachineSetup, file: FileLike) => ({ videoId: setup.videoId, fileName: file.name, fileSize: file.size });
+const post = <F extends FileLike, H extends HandleLike>(message: WithoutEnvelope<PageMessage>): Effect<F, H> => ({ type: 'post', message });
+const FINAL_STATUSES: readonly number[] = PROCESSED_STATUSES;
+
+/** The file is refused before any byte is sent: say why, and tell the host. */
+function refuse<F extends FileLike, H extends HandleLike>(model: Model<F, H>, setup: MachineSetup, file: F, text: string): Step<F, H> {
+  return {
+    model: { ...model, state: { kind: 'failed' }, notice: { tone: 'error', text } },
+    effects: [post({ type: 'failure', info: { ...fileInfo(setup, file), reason: 'rejected', message: text } })],
+  };
+}
+
+function choose<F extends FileLike, H extends HandleLike>(model: Model<F, H>, setup: MachineSetup, file: F, handle: H | undefined): Step<F, H> {
+  if (!isPicking(model.state)) return { model, effects: [] };
+  const { texts: t } = setup;
+  const refusal = refuseFile(file, setup.maxFileSize);
+  if (refusal) return refuse(model, setup, file, refusal === 'tooLarge' ? t.tooLarge(file.name, formatBytes(setup.maxFileSize, t)) : t[refusal](file.name));
+  const attempt = model.attempt + 1;
+  return { model: { ...model, attempt, notice: null, state: { kind: 'checking', file, handle } }, effects: [{ type: 'check', attempt, file }] };
+}
+
+function begin<F extends FileLike, H extends HandleLike>(model: Model<F, H>, file: F, print: string, resume: ResumeState | null, handle: H | undefined): Step<F, H> {
+  const attempt = model.attempt + 1;
+  return {
+    model: { ...model, attempt, keptHandle: undefined, state: { kind: 'uploading', file, sent: resume?.offset ?? 0, allSent: false } },
+    effects: [
+      // Kept for this video while its upload is unfinished; a file chosen without a handle drops an older one.
+      handle ? { type: 'saveHandle', handle } : { type: 'forgetHandle' },
+      { type: 'resetMeter' },
+      post({ type: 'uploading', busy: true }),
+      { type: 'start', attempt, file, print, resume },
+    ],
+  };
+}
+
+function checked<F extends FileLike, H extends HandleLike>(model: Model<F, H>, print: string): Step<F, H> {
+  if (model.state.kind !== 'checking') return { model, effects: [] };
+  const { file, handle } = model.state;
+  const saved = model.stored;
+  const resume = saved && saved.fingerprint === print && saved.size === file.size && saved.fileName === file.name ? saved : null;
+  // Another file would replace the bytes the service holds: ask before they are lost.
+  if (saved && !resume && saved.offset > 0) return { model: { ...model, state: { kind: 'idle' }, question: { kind: 'replace', file, print, handle } }, effects: [] };
+  return begin(model, file, print, resume, handle);
+}
+
+function progress<F extends FileLike, H extends HandleLike>(model: Model<F, H>, state: Sending<F, H>, sent: number): Step<F, H> {
+  const effects: Effect<F, H>[] = [{ type: 'measure', bytes: sent }];
+  // Paused or waiting, the bar keeps the figure it had; a late report only counts for the host.
+  let next: Sending<F, H> = isMoving(state) ? { ...state, sent } : state;
+  // Once every byte is sent, repeats of the whole size are no news to the host.
+  if (!state.allSent) {
+    effects.push({ type: 'reportProgress', info: { bytesUploaded: sent, bytesTotal: state.file.size } });
+    // Every byte sent: the service completes the file; the last figure goes out before this.
+    if (sent === state.file.size) {
+      next = { ...next, allSent: true, kind: next.kind === 'uploading' ? 'finishing' : next.kind };
+      effects.push({ type: 'flushProgress' }, post({ type: 'state', info: { state: 'finishing' } }));
+    }
+  }
+  return { model: { ...model, outageReported: false, state: next }, effects };
+}
+
+function networkError<F extends FileLike, H extends HandleLike>(model: Model<F, H>, setup: MachineSetup, state: Sending<F, H>, bytesUploaded: number, online: boolean): Step<F, H> {
+  const { texts: t } = setup;
+  const waiting = online ? 'retrying' : 'offline';
+  const effects: Effect<F, H>[] = [post({ type: 'uploading', busy: false }), post({ type: 'state', info: { state: waiting } })];
+  if (!model.outageReported) effects.push(post({ type: 'error', info: { ...fileInfo(setup, state.file), reason: 'network', message: t.networkError, bytesUploaded } }));
+  return {
+    model: {
+      ...model,
+      // The screen shows what the service confirmed, the same figure onError reports.
+      state: isMoving(state) ? { ...state, kind: waiting, sent: bytesUploaded } : state,
+      notice: { tone: 'error', text: t.networkError },
+      outageReported: true,
+    },
+    effects,
+  };
+}
+
+function pause<F extends FileLike, H extends HandleLike>(model: Model<F, H>): Step<F, H> {
+  const { state } = model;
+  if (!isSending(state) || !isMoving(state)) return { model, effects: [] };
+  return {
+    model: { ...model, state: { ...state, kind: 'paused' } },
+    effects: [{ type: 'pauseTransport' }, { type: 'resetMeter' }, post({ type: 'uploading', busy: false }), post({ type: 'state', info: { state: 'paused' } })],
+  };
+}
+
+function closeRequested<F extends FileLike, H extends HandleLike>(model: Model<F, H>): Step<F, H> {
+  if (isMoving(model.state)) return { model: { ...model, question: { kind: 'close' } }, effects: [] };
+  return { model, effects: [post({ type: 'close' })] };
+}
+
+function answerRisky<F extends FileLike, H extends HandleLike>(model: Model<F, H>): Step<F, H> {
+  const asking = askingNow(model);
+  const unasked = { ...model, question: null };
+  if (!asking) return { model, effects: [] };
+  if (asking.kind === 'close') {
+    const stopped = pause(unasked);
+    return { model: stopped.model, effects: [...stopped.effects, post({ type: 'close' })] };
+  }
+  if (asking.kind === 'discard') return { model: unasked, effects: model.stored ? [{ type: 'discard', uploadUrl: model.stored.uploadUrl }] : [] };
+  return begin(unasked, asking.file, asking.print, null, asking.handle);
+}
+
+/** The transport's events count only for the attempt that is running, and only while it sends. */
+function live<F extends FileLike, H extends HandleLike>(model: Model<F, H>, attempt: number): Sending<F, H> | null {
+  return attempt === model.attempt && isSending(model.state) ? model.state : null;
+}
+
+/** One step: the next model, and what must be done for it, in order. */
+export function reduce<F extends FileLike, H extends HandleLike>(model: Model<F, H>, event: UploadEvent<F, H>, setup: MachineSetup): Step<F, H> {
+  const { texts: t } = setup;
+  const same: Step<F, H> = { model, effects: [] };
+  const { state } = model;
+  switch (event.type) {
+    case 'choose':
+      return choose(model, setup, event.file, event.handle);
+    case 'checked':
+      return event.attempt === model.attempt ? checked(model, event.print) : same;
+    case 'checkFailed':
+      return event.attempt === model.attempt && state.kind === 'checking' ? refuse(model, setup, state.file, t[event.refusal](state.file.name)) : same;
+    case 'stored':
+      return { model: { ...model, stored: event.resume }, effects: [] };
+    case 'progress': {
+      const sending = live(model, event.attempt);
+      return sending ? progress(model, sending, event.sent) : same;
+    }
+    case 'succeeded': {
+      const sending = live(model, event.attempt);
+      if (!sending) return same;
+      return {
+        model: { ...model, stored: null, state: { kind: 'done', file: sending.file } },
+        effects: [{ type: 'forgetHandle' }, { type: 'releaseTransport' }, post({ type: 'success', info: fileInfo(setup, sending.file) }), { type: 'askProcessing', when: 'now' }],
+      };
+    }
+    case 'refused': {
+      const sending = live(model, event.attempt);
+      if (!sending) return same;
+      const { code, requestId } = event;
+      const text = t.serverRefused(code);
+      return {
+        model: { ...model, state: { kind: 'failed' }, notice: { tone: 'error', text } },
+        effects: [
+          { type: 'releaseTransport' },
+          post({ type: 'uploading', busy: false }),
+          post({ type: 'failure', info: { ...fileInfo(setup, sending.file), reason: 'server', message: text, ...(code ? { code } : {}), ...(requestId ? { requestId } : {}) } }),
+        ],
+      };
+    }
+    case 'networkError': {
+      const sending = live(model, event.attempt);
+      return sending ? networkError(model, setup, sending, event.bytesUploaded, event.online) : same;
+    }
+    case 'pause':
+      return pause(model);
+    case 'resume':
+      if (state.kind !== 'paused' && state.kind !== 'offline' && state.kind !== 'retrying') return same;
+      return {
+        model: { ...model, notice: null, state: { ...state, kind: state.allSent ? 'finishing' : 'uploading' } },
+        effects: [post({ type: 'uploading', busy: true }), post({ type: 'state', info: { state: 'resumed' } }), { type: 'resumeTransport' }],
+      };
+    case 'cancel':
+      if (!isSending(state)) return same;
+      return {
+        model: { ...model, attempt: model.attempt + 1, state: { kind: 'cancelled' }, notice: { tone: 'info', text: t.canceled } },
+        effects: [{ type: 'stopTransport' }, post({ type: 'uploading', busy: false })],
+      };
+    case 'closeRequested':
+      return closeRequested(model);
+    case 'hostClosing':
+      return { model, effects: [{ type: 'pauseTransport' }] };
+    case 'escape':
+      // An open question gets its safe answer; else the same as × on the host.
+      return askingNow(model) ? { model: { ...model, question: null }, effects: [] } : closeRequested(model);
+    case 'askDiscard':
+      return { model: { ...model, question: { kind: 'discard' } }, effects: [] };
+    case 'answerSafe':
+      return { model: { ...model, question: null }, effects: [] };
+    case 'answerRisky':
+      return answerRisky(model);
+    case 'discarded':
+      if (!event.ok) return { model: { ...model, notice: { tone: 'error', text: t.discardFailed } }, effects: [] };
+      return { model: { ...model, stored: null, keptHandle: undefined, notice: { tone: 'info', text: t.discarded } }, effects: [{ type: 'forgetHandle' }] };
+    case 'continueKept':
+      return model.keptHandle ? { model, effects: [{ type: 'reopen', handle: model.keptHandle }] } : same;
+    case 'reopened':
+      if (event.file) return choose(model, setup, event.file, event.handle);
+      return { model: { ...model, keptHandle: undefined, notice: { tone: 'error', text: t.reopenFailed(event.handle.name) } }, effects: [] };
+    case 'handleFound':
+      return event.stored === model.stored && event.handle.name === event.stored.fileName ? { model: { ...model, keptHandle: event.handle }, effects: [] } : same;
+    case 'processing': {
+      if (state.kind !== 'done') return same;
+      const { status } = event;
+      const next = status === undefined ? model : { ...model, videoStatus: status };
+      // Processing has ended: 1 ready to play, 4 or 7 failed; else ask again later.
+      if (status === undefined || !FINAL_STATUSES.includes(status)) return { model: next, effects: [{ type: 'askProcessing', when: 'later' }] };
+      return { model: next, effects: [post({ type: 'processed', info: { videoId: setup.videoId, status: status as (typeof PROCESSED_STATUSES)[number] } })] };
+    }
+  }
+}
+
+/** One row of the transition table: from any of `from`, on `on`, to one of `to` (which one depends on the event's data). */
+export interface Transition {
+  from: readonly StateKind[];
+  on: UploadEvent['type'];
+  to: readonly StateKind[];
+  /** When the target depends on the data, what decides it (shown in the diagram). */
+  note?: string;
+}
+
+/** Every change of state `reduce` can make (events that keep the state are left out); machine.test.ts holds the two to each other. */
+export const TRANSITIONS: readonly Transition[] = [
+  { from: PICKING, on: 'choose', to: ['checking'] },
+  { from: ['idle', 'cancelled'], on: 'choose', to: ['failed'], note: 'empty, not a video, too large' },
+  { from: PICKING, on: 'reopened', to: ['checking'] },
+  { from: ['idle', 'cancelled'], on: 'reopened', to: ['failed'], note: 'empty, not a video, too large' },
+  { from: ['checking'], on: 'checked', to: ['uploading'] },
+  { from: ['checking'], on: 'checked', to: ['idle'], note: 'asks before replacing stored bytes' },
+  { from: ['checking'], on: 'checkFailed', to: ['failed'] },
+  { from: ['idle'], on: 'answerRisky', to: ['uploading'], note: 'replace' },
+  { from: ['uploading'], on: 'progress', to: ['finishing'], note: 'every byte sent' },
+  { from: ['uploading', 'finishing'], on: 'pause', to: ['paused'] },
+  { from: ['uploading', 'finishing'], on: 'answerRisky', to: ['paused'], note: 'stop and close' },
+  { from: ['uploading', 'finishing'], on: 'networkError', to: ['offline', 'retrying'] },
+  { from: ['paused', 'offline', 'retrying'], on: 'resume', to: ['uploading', 'finishing'] },
+  { from: SENDING, on: 'succeeded', to: ['done'] },
+  { from: SENDING, on: 'refused', to: ['failed'] },
+  { from: SENDING, on: 'cancel', to: ['cancelled'] },
+];

@@ -1,0 +1,24 @@
+import type { StringTable, WidgetStrings } from '../../shared/i18n/strings';
+import type { WidgetLanguage } from '../../shared/widgetConfig';
+
+/**
+ * Each language's page texts as its own chunk (`locale-<lang>`), so the page loads only the one it
+ * speaks; the service names that chunk in a `modulepreload` link, so it arrives with the page's code.
+ */
+const LOCALES: Record<WidgetLanguage, () => Promise<StringTable>> = {
+  en: () => import('../../shared/i18n/locales/en').then((module) => ({ ...module.EN_WORDS, ...module.EN })),
+  'zh-CN': () => import('../../shared/i18n/locales/zh-CN').then((module) => ({ ...module.ZH_CN_WORDS, ...module.ZH_CN })),
+  'zh-TW': () => import('../../shared/i18n/locales/zh-TW').then((module) => ({ ...module.ZH_TW_WORDS, ...module.ZH_TW })),
+  ja: () => import('../../shared/i18n/locales/ja').then((module) => ({ ...module.JA_WORDS, ...module.JA })),
+  ko: () => import('../../shared/i18n/locales/ko').then((module) => ({ ...module.KO_WORDS, ...module.KO })),
+  es: () => import('../../shared/i18n/locales/es').then((module) => ({ ...module.ES_WORDS, ...module.ES })),
+  fr: () => import('../../shared/i18n/locales/fr').then((module) => ({ ...module.FR_WORDS, ...module.FR })),
+  de: () => import('../../shared/i18n/locales/de').then((module) => ({ ...module.DE_WORDS, ...module.DE })),
+  'pt-BR': () => import('../../shared/i18n/locales/pt-BR').then((module) => ({ ...module.PT_BR_WORDS, ...module.PT_BR })),
+  ar: () => import('../../shared/i18n/locales/ar').then((module) => ({ ...module.AR_WORDS, ...module.AR })),
+};
+
+/** The page's every text: its language's chunk, the `strings` option's texts in place (UploadPageBoot.strings). */
+export async function loadPageTexts(lang: WidgetLanguage, strings: WidgetStrings): Promise<StringTable> {
+  return { ...(await LOCALES[lang]()), ...strings };
+}

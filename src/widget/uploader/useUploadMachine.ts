@@ -1,0 +1,179 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { UploadPageBoot } from '../../shared/uploadPage';
+import type { UploadProgressInfo } from '../../shared/widgetConfig';
+import type { FileHandle, HandleStore } from './fileHandles';
+import type { HostLink } from './hostLink';
+import type { StringTable } from '../../shared/i18n/strings';
+import { textsFor } from './i18n';
+import { initialModel, reduce, type Effect, type MachineSetup, type Model, type UploadEvent } from './machine';
+import { SpeedMeter } from './speedMeter';
+import { throttle } from './throttle';
+import type { StartUpload, UploadControl } from './uploadCore';
+import { sniffVideoContainer } from './videoSignature';
+
+/** The host's `onProgress` at most 10 times a second. */
+const PROGRESS_PERIOD_MS = 100;
+
+export type UploaderModel = Model<File, FileHandle>;
+type UploaderEvent = UploadEvent<File, FileHandle>;
+export type Send = (event: UploaderEvent) => void;
+
+/** What the machine's effects are done with: the page's links to tus, the host, the service and the browser. */
+export interface UploadWiring {
+  boot: UploadPageBoot;
+  /** Every text of the page's language, the `strings` option's in place. */
+  strings: StringTable;
+  host: HostLink;
+  startUpload: StartUpload;
+  fingerprint(file: File): Promise<string>;
+  /** Milliseconds, for the speed estimate. */
+  now: () => number;
+  /** After a network failure while the browser says it is online, try again after this long. */
+  autoRetryMs: number;
+  discard: (uploadUrl: string, ticket: string) => Promise<boolean>;
+  processingStatus: (ticket: string) => Promise<number | undefined>;
+  statusPollMs: number;
+  handles: HandleStore | undefined;
+}
+
+/** Sniff the first bytes (a renamed text file is refused before it is stored), then fingerprint. */
+async function check(file: File, fingerprint: UploadWiring['fingerprint']): Promise<{ print: string } | { refusal: 'notVideoContent' | 'unreadable' }> {
+  try {
+    if (!(await sniffVideoContainer(file))) return { refusal: 'notVideoContent' };
+    return { print: await fingerprint(file) };
+  } catch {
+    return { refusal: 'unreadable' };
+  }
+}
+
+/**
+ * The uploader's state machine (machine.ts) wired to the page: `send` runs one transition and
+ * then its effects, whose answers come back as events. Also the effects that last while a state
+ * does: the host's messages, the retry after a network failure, the kept handle at opening.
+ */
+export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; send: Send; setup: MachineSetup; meter: SpeedMeter } {
+  const { boot, strings, host, startUpload, fingerprint, now, autoRetryMs, discard, processingStatus, statusPollMs, handles } = wiring;
+  const setup = useMemo<MachineSetup>(() => ({ videoId: boot.videoId, maxFileSize: boot.maxFileSize, texts: textsFor(strings) }), [boot.videoId, boot.maxFileSize, strings]);
+  const [model, setModel] = useState<UploaderModel>(() => initialModel(boot.resume));
+  // The model as of the last event, for events that arrive before the next render.
+  const current = useRef(model);
+  const control = useRef<UploadControl | null>(null);
+  // After the page has gone, no status poll is sent and no answer is taken.
+  const open = useRef(true);
+  const poll = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const meter = useMemo(() => new SpeedMeter(), []);
+  const progress = useMemo(() => throttle((info: UploadProgressInfo) => host.post({ type: 'progress', info }), PROGRESS_PERIOD_MS), [host]);
+
+  const send = useMemo(() => {
+    const dispatch: Send = (event) => {
+      const step = reduce(current.current, event, setup);
+      current.current = step.model;
+      setModel(step.model);
+      for (const effect of step.effects) perform(effect);
+    };
+    const askProcessing = async () => {
+      const status = await processingStatus(boot.ticket);
+      if (open.current) dispatch({ type: 'processing', status });
+    };
+    const perform = (effect: Effect<File, FileHandle>) => {
+      switch (effect.type) {
+        case 'post':
+          return host.post(effect.message);
+        case 'check': {
+          const { attempt, file } = effect;
+          void check(file, fingerprint).then((outcome) => dispatch('print' in outcome ? { type: 'checked', attempt, print: outcome.print } : { type: 'checkFailed', attempt, refusal: outcome.refusal }));
+          return;
+        }
+        case 'start': {
+          const { attempt, file, print, resume } = effect;
+          control.current = startUpload(
+            { file, fingerprint: print, videoId: boot.videoId, endpoint: boot.tusEndpoint, ticket: boot.ticket, resume },
+            {
+              onStored: (uploadUrl, offset) => dispatch({ type: 'stored', resume: { uploadUrl, offset, size: file.size, fileName: file.name, fingerprint: print } }),
+              onProgress: (sent) => dispatch({ type: 'progress', attempt, sent }),
+              onSuccess: () => dispatch({ type: 'succeeded', attempt }),
+              onRefused: (code, requestId) => dispatch({ type: 'refused', attempt, code, requestId }),
+              onNetworkError: (bytesUploaded) => dispatch({ type: 'networkError', attempt, bytesUploaded, online: navigator.onLine !== false }),
+            },
+          );
+          return;
+        }
+        case 'pauseTransport':
+          return control.current?.pause();
+        case 'resumeTransport':
+          return control.current?.resume();
+        case 'stopTransport':
+          control.current?.pause();
+          control.current = null;
+          return;
+        case 'releaseTransport':
+          control.current = null;
+          return;
+        case 'saveHandle':
+          void handles?.save(boot.videoId, effect.handle);
+          return;
+        case 'forgetHandle':
+          void handles?.forget(boot.videoId);
+          return;
+        case 'reportProgress':
+          return progress.push(effect.info);
+        case 'flushProgress':
+          return progress.flush();
+        case 'measure':
+          return meter.add(now(), effect.bytes);
+        case 'resetMeter':
+          return meter.reset();
+        case 'discard':
+          void discard(effect.uploadUrl, boot.ticket).then((ok) => dispatch({ type: 'discarded', ok }));
+          return;
+        case 'reopen': {
+          const { handle } = effect;
+          void Promise.resolve(handles?.open(handle)).then((file) => dispatch({ type: 'reopened', handle, file }));
+          return;
+        }
+        case 'askProcessing':
+          if (effect.when === 'now') void askProcessing();
+          else poll.current = setTimeout(() => void askProcessing(), statusPollMs);
+          return;
+      }
+    };
+    return dispatch;
+  }, [setup, boot.ticket, boot.tusEndpoint, boot.videoId, host, startUpload, fingerprint, now, discard, processingStatus, statusPollMs, handles, meter, progress]);
+
+  useEffect(
+    () => () => {
+      open.current = false;
+      clearTimeout(poll.current);
+    },
+    [],
+  );
+
+  useEffect(() => {
+    host.post({ type: 'ready', valid: true });
+    // `close`: the host is closing, so stop sending and the service keeps a clean offset; `askClose`: × or Escape there.
+    return host.onHost((type) => send({ type: type === 'close' ? 'hostClosing' : 'closeRequested' }));
+  }, [host, send]);
+
+  // The handle kept for the unfinished upload the page opened with, if the store has one.
+  useEffect(() => {
+    const saved = current.current.stored;
+    if (!handles || !saved) return;
+    void handles.load(boot.videoId).then((handle) => handle && send({ type: 'handleFound', handle, stored: saved }));
+  }, [handles, boot.videoId, send]);
+
+  // After a network failure the upload continues by itself: at once when the browser says it is
+  // back online, else after a pause (the service may answer again), so nobody must find "Try again".
+  const kind = model.state.kind;
+  useEffect(() => {
+    if (kind !== 'offline' && kind !== 'retrying') return;
+    const again = () => send({ type: 'resume' });
+    window.addEventListener('online', again);
+    const timer = kind === 'retrying' ? setTimeout(again, autoRetryMs) : undefined;
+    return () => {
+      window.removeEventListener('online', again);
+      clearTimeout(timer);
+    };
+  }, [kind, autoRetryMs, send]);
+
+  return { model, send, setup, meter };
+}
