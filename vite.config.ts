@@ -62,7 +62,12 @@ export const uploaderPage: InlineConfig = {
       input: resolve(root, 'src/widget/uploader/main.tsx'),
       // Content-hashed names, served as immutable; the transport (tus-js-client) is its own chunk,
       // loaded after first paint so the file input does not wait for it.
-      output: { format: 'es', entryFileNames: 'uploader-[hash].js', chunkFileNames: '[name]-[hash].js', assetFileNames: 'uploader-[hash][extname]' },
+      output: {
+        format: 'es',
+        entryFileNames: 'uploader-[hash].js',
+        chunkFileNames: '[name]-[hash].js',
+        assetFileNames: 'uploader-[hash][extname]',
+      },
     },
   },
 };

@@ -80,16 +80,34 @@ export async function apiBench(): Promise<void> {
   const client = startLoadClient();
   try {
     const rows: (string | number)[][] = [];
-    rows.push(row('POST /Api/Video/Post', 8, await runLoad(client, { requests: registrations(service), concurrency: 8, timeLimitMs: TIME_LIMIT_MS })));
+    rows.push(
+      row(
+        'POST /Api/Video/Post',
+        8,
+        await runLoad(client, { requests: registrations(service), concurrency: 8, timeLimitMs: TIME_LIMIT_MS }),
+      ),
+    );
     const ids = (await service.db.selectFrom('videos').select('id').execute()).map((video) => video.id);
     for (const clients of [1, 8, 32]) {
-      rows.push(row('GET /Api/Video/Get', clients, await runLoad(client, { requests: gets(service, ids), concurrency: clients, timeLimitMs: TIME_LIMIT_MS })));
+      rows.push(
+        row(
+          'GET /Api/Video/Get',
+          clients,
+          await runLoad(client, { requests: gets(service, ids), concurrency: clients, timeLimitMs: TIME_LIMIT_MS }),
+        ),
+      );
     }
     for (const pageSize of [10, 100]) {
       const name = `GET GetUserVideoList PageSize=${pageSize}`;
       rows.push(row(name, 8, await runLoad(client, { requests: lists(service, pageSize), concurrency: 8, timeLimitMs: TIME_LIMIT_MS })));
     }
-    rows.push(row('POST VideoService.asmx (SOAP 1.1 Post)', 8, await runLoad(client, { requests: soapRegistrations(service), concurrency: 8, timeLimitMs: TIME_LIMIT_MS })));
+    rows.push(
+      row(
+        'POST VideoService.asmx (SOAP 1.1 Post)',
+        8,
+        await runLoad(client, { requests: soapRegistrations(service), concurrency: 8, timeLimitMs: TIME_LIMIT_MS }),
+      ),
+    );
     console.log(`${ids.length} videos of ${USERS} users in the database (about ${Math.round(ids.length / USERS)} each); latencies in ms\n`);
     printTable(['call', 'clients', 'requests', 'failed', 'req/s', 'p50', 'p95', 'p99'], rows);
   } finally {

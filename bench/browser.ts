@@ -88,7 +88,12 @@ async function measured(existing: ReadonlySet<number>, work: () => Promise<void>
   const seconds = (performance.now() - start) / 1000;
   const memory = receiver.stop();
   const rendererPeak = renderer.stop();
-  return { seconds, rendererMib: rendererPeak.peak, rendererGrowthMib: rendererPeak.growth, receiverMib: memory.before + memory.peakGrowth };
+  return {
+    seconds,
+    rendererMib: rendererPeak.peak,
+    rendererGrowthMib: rendererPeak.growth,
+    receiverMib: memory.before + memory.peakGrowth,
+  };
 }
 
 async function widgetRound(world: World, file: string): Promise<Sent> {
@@ -195,8 +200,25 @@ async function throughput(world: World, work: string): Promise<void> {
       }
       await rm(file);
     }
-    console.log(`throughput: ${SIZES.map((size) => `${size.rounds} rounds at ${size.mebibytes} MiB`).join(', ')}, modes interleaved; MB/s = 10^6 bytes/s from choosing (widget) or send() to the reply; request MB/s: the PATCH or PUT alone, as the browser timed it\n`);
-    printTable(['file', 'sender', 'MB/s (median)', 'rounds', 'ratio to xhr', 'request MB/s', 'ratio', 'renderer peak RSS MiB', 'renderer growth MiB', 'receiver peak RSS MiB', 'sha256 = file'], rows);
+    console.log(
+      `throughput: ${SIZES.map((size) => `${size.rounds} rounds at ${size.mebibytes} MiB`).join(', ')}, modes interleaved; MB/s = 10^6 bytes/s from choosing (widget) or send() to the reply; request MB/s: the PATCH or PUT alone, as the browser timed it\n`,
+    );
+    printTable(
+      [
+        'file',
+        'sender',
+        'MB/s (median)',
+        'rounds',
+        'ratio to xhr',
+        'request MB/s',
+        'ratio',
+        'renderer peak RSS MiB',
+        'renderer growth MiB',
+        'receiver peak RSS MiB',
+        'sha256 = file',
+      ],
+      rows,
+    );
   } finally {
     await sink.close();
   }
@@ -225,7 +247,13 @@ interface Open {
 
 async function throttled(session: CDPSession, slow: boolean): Promise<void> {
   await session.send('Network.enable');
-  if (slow) await session.send('Network.emulateNetworkConditions', { offline: false, latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 10e6 / 8 });
+  if (slow)
+    await session.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 40,
+      downloadThroughput: 10e6 / 8,
+      uploadThroughput: 10e6 / 8,
+    });
 }
 
 /** Opens the overlay on a fresh host page of `context` and measures it. */
@@ -247,13 +275,18 @@ async function openOnce(world: World, context: BrowserContext, videoId: string, 
     return at;
   });
   const frame: Frame = await uploadFrame(page);
-  const interactiveAt = await (await frame.waitForFunction(() => (window as unknown as { interactiveAt?: number }).interactiveAt ?? 0, null, { polling: 10 })).jsonValue();
+  const interactiveAt = await (
+    await frame.waitForFunction(() => (window as unknown as { interactiveAt?: number }).interactiveAt ?? 0, null, { polling: 10 })
+  ).jsonValue();
   const serviceBytes = (transport: boolean) =>
-    [...bytes].filter(([id]) => urls.get(id)?.startsWith(world.service.address) && (transport || !/uploadCore-/.test(urls.get(id)!))).reduce((sum, [, n]) => sum + n, 0);
+    [...bytes]
+      .filter(([id]) => urls.get(id)?.startsWith(world.service.address) && (transport || !/uploadCore-/.test(urls.get(id)!)))
+      .reduce((sum, [, n]) => sum + n, 0);
   const bytesToInteractive = serviceBytes(false);
   const deadline = Date.now() + 10_000;
   // The transport follows first paint; a warm open takes it from the cache.
-  while (![...urls].some(([id, url]) => /uploadCore-/.test(url) && bytes.has(id)) && Date.now() < deadline) await new Promise((wake) => setTimeout(wake, 20));
+  while (![...urls].some(([id, url]) => /uploadCore-/.test(url) && bytes.has(id)) && Date.now() < deadline)
+    await new Promise((wake) => setTimeout(wake, 20));
   await session.detach();
   await page.close();
   return { ms: interactiveAt - openedAt, bytesToInteractive, bytesWithTransport: serviceBytes(true) };
@@ -276,7 +309,10 @@ async function openTimes(world: World): Promise<void> {
         await context.close();
       }
     }
-    for (const [kind, opens] of [['cold', cold], ['warm', warm]] as const) {
+    for (const [kind, opens] of [
+      ['cold', cold],
+      ['warm', warm],
+    ] as const) {
       const sorted = opens.map((open) => open.ms).sort((a, b) => a - b);
       rows.push([
         slow ? '10 Mbit/s, 40 ms' : 'loopback',
@@ -288,7 +324,9 @@ async function openTimes(world: World): Promise<void> {
       ]);
     }
   }
-  console.log(`\nopenUpload -> interactive (overlay; the file input is in the page), ${OPENS} opens each; bytes from the service on the wire (loader, page, JS, CSS; then the transport)\n`);
+  console.log(
+    `\nopenUpload -> interactive (overlay; the file input is in the page), ${OPENS} opens each; bytes from the service on the wire (loader, page, JS, CSS; then the transport)\n`,
+  );
   printTable(['network', 'cache', 'p50 ms', 'p95 ms', 'KB to interactive', 'KB with transport'], rows);
 }
 

@@ -38,11 +38,21 @@ async function serviceRound(service: TestService, client: BodyClient, file: stri
   const size = statSync(file).size;
   const created = await fetch(boot.tusEndpoint, {
     method: 'POST',
-    headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(size), 'Upload-Metadata': tusMetadata({ filename: 'ingest.bin', fingerprint: 'fp' }), [TICKET_HEADER]: boot.ticket },
+    headers: {
+      'Tus-Resumable': '1.0.0',
+      'Upload-Length': String(size),
+      'Upload-Metadata': tusMetadata({ filename: 'ingest.bin', fingerprint: 'fp' }),
+      [TICKET_HEADER]: boot.ticket,
+    },
   });
   const location = created.headers.get('location');
   if (created.status !== 201 || !location) throw new Error(`tus creation: ${created.status}`);
-  const headers = { 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream', [TICKET_HEADER]: boot.ticket };
+  const headers = {
+    'Tus-Resumable': '1.0.0',
+    'Upload-Offset': '0',
+    'Content-Type': 'application/offset+octet-stream',
+    [TICKET_HEADER]: boot.ticket,
+  };
   const seconds = await expectStatus(client.run({ method: 'PATCH', url: location, headers, file }), 204, 'tus PATCH');
   const stored = await storedSource(service, videoId);
   if (statSync(stored).size !== size) throw new Error(`the service stored ${statSync(stored).size} of ${size} bytes`);
@@ -86,12 +96,30 @@ export async function ingestBench(): Promise<void> {
       peak = Math.max(peak, rss.stop().peakGrowth);
     }
     const rate = (seconds: number[]) => MEBIBYTES / median(seconds);
-    console.log(`${MEBIBYTES} MiB of random bytes, one request each, ${ROUNDS} rounds interleaved; Node client in another process -> 127.0.0.1\n`);
+    console.log(
+      `${MEBIBYTES} MiB of random bytes, one request each, ${ROUNDS} rounds interleaved; Node client in another process -> 127.0.0.1\n`,
+    );
     printTable(
       ['receiver', 'MiB/s (median)', 'min', 'max', 'ratio to bare pipe', 'CPU ms per MiB', 'RSS peak + MiB'],
       [
-        ['bare node:http -> file', fixed(rate(bare), 0), fixed(MEBIBYTES / Math.max(...bare), 0), fixed(MEBIBYTES / Math.min(...bare), 0), '1.00', fixed(median(cpu.bare) / MEBIBYTES, 2), '-'],
-        ['tus PATCH (service)', fixed(rate(tus), 0), fixed(MEBIBYTES / Math.max(...tus), 0), fixed(MEBIBYTES / Math.min(...tus), 0), fixed(rate(tus) / rate(bare), 2), fixed(median(cpu.tus) / MEBIBYTES, 2), fixed(peak, 1)],
+        [
+          'bare node:http -> file',
+          fixed(rate(bare), 0),
+          fixed(MEBIBYTES / Math.max(...bare), 0),
+          fixed(MEBIBYTES / Math.min(...bare), 0),
+          '1.00',
+          fixed(median(cpu.bare) / MEBIBYTES, 2),
+          '-',
+        ],
+        [
+          'tus PATCH (service)',
+          fixed(rate(tus), 0),
+          fixed(MEBIBYTES / Math.max(...tus), 0),
+          fixed(MEBIBYTES / Math.min(...tus), 0),
+          fixed(rate(tus) / rate(bare), 2),
+          fixed(median(cpu.tus) / MEBIBYTES, 2),
+          fixed(peak, 1),
+        ],
       ],
     );
   } finally {

@@ -98,14 +98,34 @@ async function pagingOn(database: string, env: Record<string, string>): Promise<
     const rows: (string | number)[][] = [];
     for (const pageSize of [10, 100]) {
       const last = Math.ceil(VIDEOS / pageSize);
-      for (const [label, pageIndex] of [['first', 1], ['middle', Math.ceil(last / 2)], ['last', last]] as const) {
+      for (const [label, pageIndex] of [
+        ['first', 1],
+        ['middle', Math.ceil(last / 2)],
+        ['last', last],
+      ] as const) {
         const requests = listPage(service, pageIndex, pageSize, LIST_REQUESTS);
-        rows.push(row(`GetUserVideoList ${label} page (PageIndex ${pageIndex}, PageSize ${pageSize})`, '1', await runLoad(client, { requests, concurrency: 1, timeLimitMs: TIME_LIMIT_MS })));
+        rows.push(
+          row(
+            `GetUserVideoList ${label} page (PageIndex ${pageIndex}, PageSize ${pageSize})`,
+            '1',
+            await runLoad(client, { requests, concurrency: 1, timeLimitMs: TIME_LIMIT_MS }),
+          ),
+        );
       }
     }
-    rows.push(row('GET /Api/Video/Get, alone', '1', await runLoad(client, { requests: gets(service, ids), concurrency: 1, timeLimitMs: TIME_LIMIT_MS })));
+    rows.push(
+      row(
+        'GET /Api/Video/Get, alone',
+        '1',
+        await runLoad(client, { requests: gets(service, ids), concurrency: 1, timeLimitMs: TIME_LIMIT_MS }),
+      ),
+    );
     const deepLast = Math.ceil(VIDEOS / 10);
-    const deep = runLoad(background, { requests: listPage(service, deepLast, 10, DEEP_REQUESTS), concurrency: 16, timeLimitMs: DEEP_LOAD_MS });
+    const deep = runLoad(background, {
+      requests: listPage(service, deepLast, 10, DEEP_REQUESTS),
+      concurrency: 16,
+      timeLimitMs: DEEP_LOAD_MS,
+    });
     // The load is under way before the Gets start.
     await new Promise((wake) => setTimeout(wake, 1000));
     const underLoad = await runLoad(client, { requests: gets(service, ids), concurrency: 1, timeLimitMs: GETS_UNDER_LOAD_MS });

@@ -51,9 +51,22 @@ async function makeSource(dir: string, source: Source): Promise<string> {
       ? ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '23', '-pix_fmt', 'yuv420p', '-c:a', 'aac']
       : ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '2M', '-c:a', 'libopus'];
   await promisify(execFile)('ffmpeg', [
-    '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', picture, '-f', 'lavfi', '-i', `sine=frequency=440:duration=${source.seconds}`,
-    ...codecs, '-shortest', file,
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    picture,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${source.seconds}`,
+    ...codecs,
+    '-shortest',
+    file,
   ]);
   return file;
 }
@@ -132,7 +145,10 @@ export async function playableFirstBench(): Promise<void> {
     }
     console.log('last byte = the source stored (status 5); default PROCESSING_CONCURRENCY; one video at a time');
     console.log('CPU-s per output minute: the service process and its ffmpeg children, from status 5 to the full ladder\n');
-    printTable(['source', 'MB', 'at status 1', 's to status 1', 's to full ladder', 'x realtime (ladder)', 'CPU-s / output min', 'full ladder'], rows);
+    printTable(
+      ['source', 'MB', 'at status 1', 's to status 1', 's to full ladder', 'x realtime (ladder)', 'CPU-s / output min', 'full ladder'],
+      rows,
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

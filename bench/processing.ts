@@ -31,22 +31,48 @@ const PROCESSING_LIMIT_MS = 180_000;
 async function makeGrainyVideo(dir: string): Promise<string> {
   const file = join(dir, 'grainy.mp4');
   await promisify(execFile)('ffmpeg', [
-    '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `testsrc2=size=${WIDTH}x${HEIGHT}:rate=30:duration=${SECONDS},noise=alls=12:allf=t`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${SECONDS}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '23', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file,
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${WIDTH}x${HEIGHT}:rate=30:duration=${SECONDS},noise=alls=12:allf=t`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${SECONDS}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '23',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    file,
   ]);
   return file;
 }
 
 /** Stores the source as a finished upload would and times the queue from there to status 1. */
-async function timeProcessing(service: TestService, source: string, needHandleSpecial: boolean): Promise<{ seconds: number; playFiles: string }> {
+async function timeProcessing(
+  service: TestService,
+  source: string,
+  needHandleSpecial: boolean,
+): Promise<{ seconds: number; playFiles: string }> {
   const videoId = await registerVideo(service);
   const dir = mediaDir(service.dataDir, videoId);
   mkdirSync(dir, { recursive: true });
   copyFileSync(source, join(dir, 'source.mp4'));
   const start = performance.now();
-  if (!(await markSourceStored(service.context, videoId, 'source.mp4', { needHandleSpecial }))) throw new Error('the video did not move to status 5');
+  if (!(await markSourceStored(service.context, videoId, 'source.mp4', { needHandleSpecial })))
+    throw new Error('the video did not move to status 5');
   const deadline = Date.now() + PROCESSING_LIMIT_MS;
   for (;;) {
     const video = (await service.context.stores.videos.get(videoId))!;
@@ -90,7 +116,9 @@ export async function processingBench(): Promise<void> {
         await service.stop(true);
       }
     }
-    console.log(`sources: ${SECONDS} s ${WIDTH}x${HEIGHT} H.264 + AAC made by ffmpeg; wall time from status 5 (stored) to status 1 (playable)`);
+    console.log(
+      `sources: ${SECONDS} s ${WIDTH}x${HEIGHT} H.264 + AAC made by ffmpeg; wall time from status 5 (stored) to status 1 (playable)`,
+    );
     console.log('transcode: renditions, then pictures; needHandleSepcial: the source kept as the play file, pictures only\n');
     printTable(['source', 'path', 'PROCESSING_CONCURRENCY', 'ffmpeg threads', 'play files', 'seconds', 'x realtime'], rows);
   } finally {

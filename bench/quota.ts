@@ -53,7 +53,12 @@ interface Run {
 async function measure(service: TestService, quiet: LoadClient, noisy: LoadClient, appId?: string): Promise<Run> {
   const cpu = process.cpuUsage();
   const hammering = appId
-    ? runLoad(noisy, { requests: [read(service, appId)], total: UNBOUNDED, concurrency: NOISY_CLIENTS, timeLimitMs: HEAD_START_MS + MEASURE_MS })
+    ? runLoad(noisy, {
+        requests: [read(service, appId)],
+        total: UNBOUNDED,
+        concurrency: NOISY_CLIENTS,
+        timeLimitMs: HEAD_START_MS + MEASURE_MS,
+      })
     : undefined;
   if (hammering) await sleep(HEAD_START_MS);
   const measured = await runLoad(quiet, { requests: [read(service, 'quiet')], total: UNBOUNDED, concurrency: 1, timeLimitMs: MEASURE_MS });
@@ -65,12 +70,29 @@ async function measure(service: TestService, quiet: LoadClient, noisy: LoadClien
 /** Each figure's median over the rounds. */
 function medianOf(runs: readonly LoadFigures[]): LoadFigures {
   const pick = (field: keyof LoadFigures) => median(runs.map((run) => run[field]));
-  return { requests: pick('requests'), failures: pick('failures'), perSecond: pick('perSecond'), p50: pick('p50'), p95: pick('p95'), p99: pick('p99') };
+  return {
+    requests: pick('requests'),
+    failures: pick('failures'),
+    perSecond: pick('perSecond'),
+    p50: pick('p50'),
+    p95: pick('p95'),
+    p99: pick('p99'),
+  };
 }
 
 function row(name: string, clients: number, figures: LoadFigures, cpuUs: number[] | undefined): (string | number)[] {
   const { requests, failures, perSecond, p50, p95, p99 } = figures;
-  return [name, clients, requests, failures, fixed(perSecond, 0), fixed(p50, 2), fixed(p95, 2), fixed(p99, 2), cpuUs ? fixed(median(cpuUs), 0) : ''];
+  return [
+    name,
+    clients,
+    requests,
+    failures,
+    fixed(perSecond, 0),
+    fixed(p50, 2),
+    fixed(p95, 2),
+    fixed(p99, 2),
+    cpuUs ? fixed(median(cpuUs), 0) : '',
+  ];
 }
 
 export async function quotaBench(): Promise<void> {
@@ -79,7 +101,8 @@ export async function quotaBench(): Promise<void> {
   const noisy = startLoadClient();
   try {
     for (const appId of ['quiet', 'noisy', 'unlimited']) {
-      for (let i = 0; i < 5; i++) await service.post({ ...service.auth(appId), VideoTitle: `clip ${i}`, SourceFileGetType: '1', CreateUser: 'pat' });
+      for (let i = 0; i < 5; i++)
+        await service.post({ ...service.auth(appId), VideoTitle: `clip ${i}`, SourceFileGetType: '1', CreateUser: 'pat' });
     }
     // A warm-up, so no measured run pays for the first compilations.
     await runLoad(quiet, { requests: [read(service, 'quiet')], total: 500, concurrency: 1, timeLimitMs: MEASURE_MS });
@@ -106,7 +129,9 @@ export async function quotaBench(): Promise<void> {
     );
     const ratio = (figures: LoadFigures) => fixed(figures.p99 / alone.p99, 2);
     const p99s = (list: Run[]) => list.map((run) => fixed(run.quiet.p99, 2)).join(', ');
-    console.log(`\nquiet app's p99 per round (ms): alone ${p99s(runs.alone)}; beside the throttled app ${p99s(runs.throttled)}; beside the unthrottled one ${p99s(runs.unthrottled)}`);
+    console.log(
+      `\nquiet app's p99 per round (ms): alone ${p99s(runs.alone)}; beside the throttled app ${p99s(runs.throttled)}; beside the unthrottled one ${p99s(runs.unthrottled)}`,
+    );
     console.log(
       `quiet app's p99 beside the throttled app / alone: ${ratio(throttled)} (aim: at most 1.20); beside the unthrottled one / alone: ${ratio(unthrottled)}; medians of ${ROUNDS} rounds of ${MEASURE_MS / 1000} s, latencies in ms; CPU per request answered in the run, both apps' (the hammering rows)`,
     );

@@ -24,7 +24,7 @@ const BENCHES: { name: string; title: string; run: () => void | Promise<void> }[
   { name: 'ingest', title: 'service ingest: tus PATCH against a bare pipe to disk', run: ingestBench },
   { name: 'browser', title: 'the widget in Chromium: throughput against xhr and fetch, openUpload to interactive', run: browserBench },
   { name: 'api', title: 'API: latency and throughput', run: apiBench },
-  { name: 'quota', title: 'per-app quotas: another app\'s latency while one app is throttled', run: quotaBench },
+  { name: 'quota', title: "per-app quotas: another app's latency while one app is throttled", run: quotaBench },
   { name: 'paging', title: 'list paging with 100,000 videos on SQLite and PostgreSQL, and Get beside deep pages', run: pagingBench },
   { name: 'processing', title: 'processing: transcoding wall time', run: processingBench },
   { name: 'playable', title: 'processing: last byte to status 1 (remux first) and to the full ladder', run: playableFirstBench },
@@ -39,7 +39,9 @@ if (unknown.length > 0) {
 }
 
 // Figures mean little without the machine they came from.
-console.log(`${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'})`);
+console.log(
+  `${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'})`,
+);
 for (const bench of BENCHES) {
   if (wanted.length > 0 && !wanted.includes(bench.name)) continue;
   const started = Date.now();

@@ -32,7 +32,11 @@ export async function s3UploadBench(): Promise<void> {
     const settings = await s3.newBucket();
     const targets = [
       { name: 'DATA_DIR (local disk)', service: await startTestService(), bucket: false },
-      { name: `S3 (Swift on 127.0.0.1, started in ${(s3.startMs / 1000).toFixed(1)} s)`, service: await startTestService({ env: s3.env(settings) }), bucket: true },
+      {
+        name: `S3 (Swift on 127.0.0.1, started in ${(s3.startMs / 1000).toFixed(1)} s)`,
+        service: await startTestService({ env: s3.env(settings) }),
+        bucket: true,
+      },
     ];
     services.push(...targets.map((target) => target.service));
     const rows: (string | number)[][] = [];

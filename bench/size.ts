@@ -51,7 +51,9 @@ export function sizeReport(): void {
     const aimText = aim === undefined ? '' : `<= ${aim} B${gzip > aim ? '  (over)' : ''}`;
     console.log(`${file.padEnd(50)}${kib(raw.length).padEnd(12)}${`${kib(gzip)} (${gzip} B)`.padEnd(22)}${brotli.padEnd(12)}${aimText}`);
   }
-  console.log(`\nfirst overlay open, files as sent (brotli), without the page's HTML: ${firstOpen} B; with the HTML the aim is <= ${FIRST_OPEN_AIM} B`);
+  console.log(
+    `\nfirst overlay open, files as sent (brotli), without the page's HTML: ${firstOpen} B; with the HTML the aim is <= ${FIRST_OPEN_AIM} B`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) sizeReport();

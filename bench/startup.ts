@@ -50,7 +50,8 @@ async function once(dataDir: string): Promise<StartStop> {
 }
 
 export async function startupBench(): Promise<void> {
-  if (spawnSync(process.execPath, ['scripts/start.mjs', '--build-only'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('the build failed');
+  if (spawnSync(process.execPath, ['scripts/start.mjs', '--build-only'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
+    throw new Error('the build failed');
   const dataDir = mkdtempSync(join(tmpdir(), 'ovu-bench-startup-'));
   try {
     const runs: StartStop[] = [];
@@ -59,7 +60,13 @@ export async function startupBench(): Promise<void> {
     console.log('node scripts/start.mjs (the built service, no rebuild)\n');
     printTable(
       ['first start: ready ms', 'restart: ready ms', 'SIGTERM to exit ms'],
-      [[fixed(runs[0]!.readyMs, 0), fixed(median(runs.slice(1).map((run) => run.readyMs)), 0), fixed(median(runs.map((run) => run.stopMs)), 0)]],
+      [
+        [
+          fixed(runs[0]!.readyMs, 0),
+          fixed(median(runs.slice(1).map((run) => run.readyMs)), 0),
+          fixed(median(runs.map((run) => run.stopMs)), 0),
+        ],
+      ],
     );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

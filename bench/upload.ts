@@ -103,7 +103,15 @@ async function resumeRow(service: TestService, client: TusClient, file: string):
   const second = await upload(client, reloaded, file, 8 * MIB, { uploadUrl: reloaded.resume.uploadUrl });
   const stored = await storedSource(service, videoId);
   const same = sha256(await readFile(stored)) === sha256(await readFile(file));
-  return [`${mib(size, 0)} MiB`, mib(first.bytes), mib(reloaded.resume.offset), mib(second.bytes), second.patches, fixed(second.seconds, 2), same ? 'yes' : 'NO'];
+  return [
+    `${mib(size, 0)} MiB`,
+    mib(first.bytes),
+    mib(reloaded.resume.offset),
+    mib(second.bytes),
+    second.patches,
+    fixed(second.seconds, 2),
+    same ? 'yes' : 'NO',
+  ];
 }
 
 export async function uploadBench(): Promise<void> {
@@ -117,9 +125,15 @@ export async function uploadBench(): Promise<void> {
     await upload(client, await openUploader(service, await registerVideo(service)), await makeRandomFile(work, 'warm.bin', 1), MIB);
 
     console.log('tus-js-client (another Node process) -> tus endpoint on 127.0.0.1; RSS of the service process, MiB\n');
-    printTable(['file', 'chunk', 'PATCHes', `seconds (median of ${REPEATS})`, 'MiB/s', 'RSS before', 'RSS peak +', 'RSS after +'], await throughputRows(service, client, files));
+    printTable(
+      ['file', 'chunk', 'PATCHes', `seconds (median of ${REPEATS})`, 'MiB/s', 'RSS before', 'RSS peak +', 'RSS after +'],
+      await throughputRows(service, client, files),
+    );
     console.log('\nresume: cut after half the file (8 MiB chunks), page reloaded, the same file resumed\n');
-    printTable(['file', 'sent before cut', 'offset offered', 'sent after resume', 'PATCHes', 'seconds', 'stored = sent'], [await resumeRow(service, client, files.get(64)!)]);
+    printTable(
+      ['file', 'sent before cut', 'offset offered', 'sent after resume', 'PATCHes', 'seconds', 'stored = sent'],
+      [await resumeRow(service, client, files.get(64)!)],
+    );
   } finally {
     client.stop();
     await service.stop(true);

@@ -56,7 +56,8 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
   res.end(body);
 }
 
-const json = (res: ServerResponse, status: number, value: unknown) => send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
+const json = (res: ServerResponse, status: number, value: unknown) =>
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
 
 /**
  * A third-party app: its backend (this server) holds the AppSecret, registers videos with the
@@ -96,7 +97,11 @@ export async function startDemoApp(options: DemoAppOptions): Promise<RunningDemo
     if (req.method === 'POST' && url.pathname === '/callback') {
       const body = await readBody(req);
       const fields = new URLSearchParams(body);
-      const received: ReceivedCallback = { videoId: fields.get('VideoId') ?? '', videoStatus: fields.get('VideoStatus') ?? '', receivedAt: new Date().toISOString() };
+      const received: ReceivedCallback = {
+        videoId: fields.get('VideoId') ?? '',
+        videoStatus: fields.get('VideoStatus') ?? '',
+        receivedAt: new Date().toISOString(),
+      };
       try {
         verifyCallback(body, { appId, appSecret, headers: req.headers });
       } catch (error) {

@@ -23,7 +23,8 @@ const log = processLogger();
 function port(name: string, fallback: number): number {
   const raw = process.env[name];
   const value = raw ? Number(raw) : fallback;
-  if (!Number.isInteger(value) || value < 1 || value > 65535) exitOnStartupError(new ConfigError(`${name} must be a port number, got "${raw}"`), log);
+  if (!Number.isInteger(value) || value < 1 || value > 65535)
+    exitOnStartupError(new ConfigError(`${name} must be a port number, got "${raw}"`), log);
   return value;
 }
 
@@ -73,11 +74,13 @@ try {
     exitIfPortInUse('SERVICE_PORT', error);
     throw error;
   });
-  const demo = await startDemoApp({ appId: APP_ID, appSecret: secret, serviceUrl, port: demoPort, publicUrl: demoOrigin }).catch(async (error: unknown) => {
-    await service.close();
-    exitIfPortInUse('DEMO_PORT', error);
-    throw error;
-  });
+  const demo = await startDemoApp({ appId: APP_ID, appSecret: secret, serviceUrl, port: demoPort, publicUrl: demoOrigin }).catch(
+    async (error: unknown) => {
+      await service.close();
+      exitIfPortInUse('DEMO_PORT', error);
+      throw error;
+    },
+  );
   process.stdout.write(`\nService:  ${serviceUrl}\nDemo app: ${demo.origin}   <- open this in a browser\n\n`);
   stopOnSignals(async () => {
     await demo.close();

@@ -23,9 +23,19 @@ async function violations(where: Page | Frame): Promise<Violation[]> {
   await where.waitForLoadState('load');
   await where.evaluate(AXE_SOURCE);
   return where.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(context: Document, options: object): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((violation) => ({ id: violation.id, help: violation.help, targets: violation.nodes.map((node) => node.target.join(' ')) }));
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(' ')),
+    }));
   });
 }
 
@@ -55,7 +65,7 @@ describe.each(['light', 'dark'] as const)('axe finds no violation (%s)', (colorS
     const page = await world.openHostPage(context, '/popup.html', world.widgetAuth(videoId));
     const popup = await openPopup(page);
     await popup.getByRole('button', { name: 'Choose a video file' }).waitFor();
-    expect(await popup.evaluate(() => document.documentElement.dataset.theme), 'the system\'s scheme').toBe(colorScheme);
+    expect(await popup.evaluate(() => document.documentElement.dataset.theme), "the system's scheme").toBe(colorScheme);
     expect(await violations(popup), 'idle').toEqual([]);
 
     const throttle = await throttleUploads(context, popup, 512 * 1024);
@@ -77,7 +87,9 @@ describe.each(['light', 'dark'] as const)('axe finds no violation (%s)', (colorS
   it("on the service's error page and on the loader's", async () => {
     await open(world.browser);
     const auth = world.widgetAuth(await world.registerVideo());
-    const service = await openPopup(await world.openHostPage(context, '/popup.html', { ...auth, token: '0123456789abcdef0123456789abcdef' }));
+    const service = await openPopup(
+      await world.openHostPage(context, '/popup.html', { ...auth, token: '0123456789abcdef0123456789abcdef' }),
+    );
     await service.getByRole('heading', { level: 1 }).waitFor();
     expect(await service.evaluate(() => document.documentElement.dataset.theme)).toBe(colorScheme);
     expect(await violations(service), "the service's page").toEqual([]);
@@ -93,7 +105,7 @@ describe('axe finds no violation in Arabic, right to left', () => {
   let context: BrowserContext | undefined;
   afterEach(() => context?.close());
 
-  it('in the uploader with a text of the host\'s, idle and uploading, and on both error pages', async () => {
+  it("in the uploader with a text of the host's, idle and uploading, and on both error pages", async () => {
     context = await world.browser.newContext({ locale: 'ar-EG', viewport: { width: 1200, height: 800 } });
     const auth = world.widgetAuth(await world.registerVideo());
     const page = await world.openHostPage(context, '/popup.html', { ...auth, lang: 'ar', strings: { choose: 'اختر مقطعك' } });
@@ -105,12 +117,16 @@ describe('axe finds no violation in Arabic, right to left', () => {
     const [chooser] = await Promise.all([popup.waitForEvent('filechooser'), popup.getByRole('button', { name: 'اختر مقطعك' }).click()]);
     await chooser.setFiles(video);
     const bar = popup.getByRole('progressbar', { name: 'تقدّم الرفع' });
-    await expect.poll(async () => Number((await bar.count()) && (await bar.getAttribute('aria-valuenow'))), { timeout: 60_000 }).toBeGreaterThanOrEqual(5);
+    await expect
+      .poll(async () => Number((await bar.count()) && (await bar.getAttribute('aria-valuenow'))), { timeout: 60_000 })
+      .toBeGreaterThanOrEqual(5);
     expect(await violations(popup), 'uploading').toEqual([]);
     await throttle.lift();
 
     // Without `lang`, the browser's language (ar-EG) picks Arabic.
-    const service = await openPopup(await world.openHostPage(context, '/popup.html', { ...auth, token: '0123456789abcdef0123456789abcdef' }));
+    const service = await openPopup(
+      await world.openHostPage(context, '/popup.html', { ...auth, token: '0123456789abcdef0123456789abcdef' }),
+    );
     await service.getByRole('heading', { level: 1, name: 'تعذّر بدء الرفع' }).waitFor();
     expect(await service.evaluate(() => document.documentElement.dir)).toBe('rtl');
     expect(await violations(service), "the service's page").toEqual([]);
@@ -130,13 +146,23 @@ describe("the host's look", () => {
   it('theme "dark" in a light system, with an accent colour and radius: applied, and still no violation', async () => {
     context = await world.browser.newContext({ locale: 'en-US', viewport: { width: 1200, height: 800 }, colorScheme: 'light' });
     const videoId = await world.registerVideo();
-    const page = await world.openHostPage(context, '/popup.html', { ...world.widgetAuth(videoId), theme: 'dark', accentColor: '#fde047', radius: '2px' });
+    const page = await world.openHostPage(context, '/popup.html', {
+      ...world.widgetAuth(videoId),
+      theme: 'dark',
+      accentColor: '#fde047',
+      radius: '2px',
+    });
     const popup = await openPopup(page);
     const choose = popup.getByRole('button', { name: 'Choose a video file' });
     await choose.waitFor();
     const look = await choose.evaluate((button) => {
       const style = getComputedStyle(button);
-      return { page: getComputedStyle(document.body).backgroundColor, button: style.backgroundColor, text: style.color, radius: style.borderTopLeftRadius };
+      return {
+        page: getComputedStyle(document.body).backgroundColor,
+        button: style.backgroundColor,
+        text: style.color,
+        radius: style.borderTopLeftRadius,
+      };
     });
     // #0f172a page, #fde047 button with dark text on it (a light accent), 2px corners.
     expect(look).toEqual({ page: 'rgb(15, 23, 42)', button: 'rgb(253, 224, 71)', text: 'rgb(15, 23, 42)', radius: '2px' });

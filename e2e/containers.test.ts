@@ -218,7 +218,8 @@ describe('styles and language', () => {
   it("the host page's styles cannot reach the layer, and the layer's styles do not reach the page", async () => {
     const page = await hostPage('/overlay.html', world.widgetAuth(await world.registerVideo()));
     await page.addStyleTag({
-      content: '* { opacity: .5 !important; border: 9px solid red !important } div, iframe, [role=dialog] { display: none !important; width: 1px !important }',
+      content:
+        '* { opacity: .5 !important; border: 9px solid red !important } div, iframe, [role=dialog] { display: none !important; width: 1px !important }',
     });
     const styleOf = () =>
       page.evaluate(() => {
@@ -285,7 +286,7 @@ describe('npm module (dist/npm, ESM)', () => {
     expect(await ax.count('dialog', DIALOG_NAME)).toBe(1);
   });
 
-  it('with config(), opens the popup in the click and goes on when the signed options arrive, after the click\'s activation has run out', async () => {
+  it("with config(), opens the popup in the click and goes on when the signed options arrive, after the click's activation has run out", async () => {
     // Chromium's popup blocker is on: a window.open 6 s after the click would be refused.
     const page = await hostPage('/esm-popup.html', { ...world.widgetAuth(await world.registerVideo()), deferMs: 6_000 });
     const popup = await openPopup(page);

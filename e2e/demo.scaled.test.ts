@@ -103,7 +103,13 @@ describe('the demo app', () => {
   });
 
   it('refuses a callback that is not signed with its secret', async () => {
-    const body = new URLSearchParams({ VideoId: 'x', VideoStatus: '1', AppId: APP_ID, Timestamp: String(Math.floor(Date.now() / 1000)), Token: '0'.repeat(32) });
+    const body = new URLSearchParams({
+      VideoId: 'x',
+      VideoStatus: '1',
+      AppId: APP_ID,
+      Timestamp: String(Math.floor(Date.now() / 1000)),
+      Token: '0'.repeat(32),
+    });
     const res = await fetch(demo.callbackUrl, { method: 'POST', body, headers: { 'x-signature': 'sha256=' + '0'.repeat(64) } });
     expect(res.status).toBe(401);
   });

@@ -2,7 +2,17 @@ import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newContext } from './support/browser';
 import { AccessibleQuery, clickClosingFrame } from './support/a11y';
-import { chooseFileButton, DIALOG_NAME, errorLineOf, openButton, openPopup, recordServiceRequests, uploadFrame, waitForEvents, waitForFrame } from './support/widget';
+import {
+  chooseFileButton,
+  DIALOG_NAME,
+  errorLineOf,
+  openButton,
+  openPopup,
+  recordServiceRequests,
+  uploadFrame,
+  waitForEvents,
+  waitForFrame,
+} from './support/widget';
 import { APP_B, startWorld, type World } from './support/world';
 
 let world: World;
@@ -23,7 +33,10 @@ const hostPage = (path: string, config: object): Promise<Page> => world.openHost
 async function pageText(where: Page | Frame): Promise<string | undefined> {
   await where.waitForLoadState('load');
   // The loader writes its own page once its parts (the page, its words) have come.
-  await where.getByText(/^ErrorCode : /).first().waitFor();
+  await where
+    .getByText(/^ErrorCode : /)
+    .first()
+    .waitFor();
   return errorLineOf(await where.locator('body').innerText());
 }
 
@@ -35,7 +48,9 @@ async function popupText(config: object): Promise<string | undefined> {
 describe('the service refuses the configuration with the ErrorCode page', () => {
   it('a wrong token: exactly "ErrorCode : 104, ErrorMessage : App SecretKey Error" (popup)', async () => {
     const auth = world.widgetAuth(await world.registerVideo());
-    expect(await popupText({ ...auth, token: '0123456789abcdef0123456789abcdef' })).toBe('ErrorCode : 104, ErrorMessage : App SecretKey Error');
+    expect(await popupText({ ...auth, token: '0123456789abcdef0123456789abcdef' })).toBe(
+      'ErrorCode : 104, ErrorMessage : App SecretKey Error',
+    );
   });
 
   it('a wrong token in the overlay form shows the same text inside the layer', async () => {
@@ -60,7 +75,7 @@ describe('the service refuses the configuration with the ErrorCode page', () => 
     expect(world.logLines().filter((line) => line.requestId === reference)).not.toEqual([]);
   });
 
-  it('speaks the uploader\'s language: zh-CN from the config', async () => {
+  it("speaks the uploader's language: zh-CN from the config", async () => {
     const auth = world.widgetAuth(await world.registerVideo());
     const popup = await openPopup(await hostPage('/popup.html', { ...auth, token: '0123456789abcdef0123456789abcdef', lang: 'zh-CN' }));
     expect(await pageText(popup)).toBe('ErrorCode : 104, ErrorMessage : App SecretKey Error');
@@ -100,7 +115,7 @@ describe('the service refuses the configuration with the ErrorCode page', () => 
 const onlyExtras = (urls: string[]) => urls.filter((url) => !/\/Scripts\/UploadWidget\/(errorPage|overlay|texts-[\w-]+)\.js$/.test(url));
 
 describe('the loader refuses a configuration it can check itself, without asking the service', () => {
-  it('a missing videoId shows the ErrorCode page and sends nothing to the service but a fetch of the loader\'s error page part', async () => {
+  it("a missing videoId shows the ErrorCode page and sends nothing to the service but a fetch of the loader's error page part", async () => {
     const { videoId: _omitted, ...withoutVideo } = world.widgetAuth(await world.registerVideo());
     const page = await hostPage('/popup.html', withoutVideo);
     const requests = recordServiceRequests(context, world.service.address);

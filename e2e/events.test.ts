@@ -149,7 +149,10 @@ describe('onFailure', () => {
     await chooseFile(await openOverlay(first), smallVideo);
     await waitForEvents(first, (all) => all.some((event) => event.type === 'success'));
 
-    const refusal = context.waitForEvent('response', (res) => res.url().startsWith(`${world.service.address}/UploadWidget/files`) && res.request().method() === 'POST');
+    const refusal = context.waitForEvent(
+      'response',
+      (res) => res.url().startsWith(`${world.service.address}/UploadWidget/files`) && res.request().method() === 'POST',
+    );
     await chooseFile(lateFrame, smallVideo);
     const reply = await refusal;
     expect(reply.status()).toBe(409);
@@ -157,7 +160,18 @@ describe('onFailure', () => {
     expect(requestId).toMatch(/^\S+$/);
     const list = await waitForEvents(late, (all) => all.length > 0);
     expect(list).toEqual([
-      { type: 'failure', info: { videoId, reason: 'server', code: '107', message: expect.any(String), fileName: 'small.mp4', fileSize: fileSize(smallVideo), requestId } },
+      {
+        type: 'failure',
+        info: {
+          videoId,
+          reason: 'server',
+          code: '107',
+          message: expect.any(String),
+          fileName: 'small.mp4',
+          fileSize: fileSize(smallVideo),
+          requestId,
+        },
+      },
     ]);
   });
 
@@ -191,7 +205,10 @@ describe('onError', () => {
     const endOutage = world.networkOutage();
     const list = await waitForEvents(page, (all) => all.length > 0, 90_000);
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ type: 'error', info: { videoId, reason: 'network', fileName: 'over-limit.mp4', fileSize: fileSize(overLimitVideo) } });
+    expect(list[0]).toMatchObject({
+      type: 'error',
+      info: { videoId, reason: 'network', fileName: 'over-limit.mp4', fileSize: fileSize(overLimitVideo) },
+    });
     const info = (list[0] as Extract<RecordedEvent, { type: 'error' }>).info;
     expect(info.bytesUploaded).toBeLessThan(fileSize(overLimitVideo));
     expect(await popup.getByRole('alert').innerText()).toMatch(/connection to the server failed/i);
@@ -260,7 +277,9 @@ describe('the handle: progress, state changes, processing and done', () => {
     expect(outcome).toEqual({ resolved: { videoId, fileName: 'over-limit.mp4', fileSize: size } });
     const list = await waitForUpdates(page, (all) => all.some((update) => update.type === 'processed'), 110_000);
     expect(states(list)).toEqual(['paused', 'resumed', 'finishing']);
-    expect(list.filter((update) => update.type === 'processed')).toEqual([{ type: 'processed', info: { videoId, status: 1 }, at: expect.any(Number) }]);
+    expect(list.filter((update) => update.type === 'processed')).toEqual([
+      { type: 'processed', info: { videoId, status: 1 }, at: expect.any(Number) },
+    ]);
 
     const progress = list.filter((update) => update.type === 'progress');
     expect(progress.at(-1)!.info).toEqual({ bytesUploaded: size, bytesTotal: size });
@@ -281,7 +300,9 @@ describe('the handle: progress, state changes, processing and done', () => {
     await waitForUpdates(page, (list) => list.some((update) => update.type === 'progress'));
     await frame.getByRole('button', { name: 'Pause' }).click();
     await closeOverlay(page);
-    expect(await waitForOutcome(page)).toEqual({ rejected: { name: 'UploadWidgetError', kind: 'closed', message: 'Closed before a file was uploaded.' } });
+    expect(await waitForOutcome(page)).toEqual({
+      rejected: { name: 'UploadWidgetError', kind: 'closed', message: 'Closed before a file was uploaded.' },
+    });
     const atClose = await waitForUpdates(page, () => true);
     await new Promise((wait) => setTimeout(wait, 1000));
     expect(await waitForUpdates(page, () => true)).toEqual(atClose);
@@ -321,11 +342,17 @@ describe('forged messages', () => {
   /** Posts the forged message, then a marker; once the host window has seen the marker, the forgery was delivered too. */
   async function forge(page: Page, from: Frame, message: object): Promise<void> {
     const marker = `marker-${Math.random()}`;
-    await from.evaluate(([data, mark]) => {
-      window.parent.postMessage(data, '*');
-      window.parent.postMessage(mark, '*');
-    }, [message, marker] as const);
-    await page.waitForFunction((mark) => (window as unknown as { messages: { data: unknown }[] }).messages.some((m) => m.data === mark), marker);
+    await from.evaluate(
+      ([data, mark]) => {
+        window.parent.postMessage(data, '*');
+        window.parent.postMessage(mark, '*');
+      },
+      [message, marker] as const,
+    );
+    await page.waitForFunction(
+      (mark) => (window as unknown as { messages: { data: unknown }[] }).messages.some((m) => m.data === mark),
+      marker,
+    );
   }
 
   it('a success message with the right channel from another origin, from a service-origin frame, or from the host page fires nothing', async () => {
@@ -341,11 +368,17 @@ describe('forged messages', () => {
     await forge(page, await addFrame(page, `${world.service.address}/UploadWidget/Upload`), message);
     // The host page itself.
     const marker = `marker-${Math.random()}`;
-    await page.evaluate(([data, mark]) => {
-      window.postMessage(data, '*');
-      window.postMessage(mark, '*');
-    }, [message, marker] as const);
-    await page.waitForFunction((mark) => (window as unknown as { messages: { data: unknown }[] }).messages.some((m) => m.data === mark), marker);
+    await page.evaluate(
+      ([data, mark]) => {
+        window.postMessage(data, '*');
+        window.postMessage(mark, '*');
+      },
+      [message, marker] as const,
+    );
+    await page.waitForFunction(
+      (mark) => (window as unknown as { messages: { data: unknown }[] }).messages.some((m) => m.data === mark),
+      marker,
+    );
 
     expect(await waitForEvents(page, () => true)).toEqual([]);
     // The layer is still open: a forged message did not end the widget either.
@@ -357,7 +390,7 @@ describe('forged messages', () => {
     expect(list[0]).toMatchObject({ type: 'failure', info: { reason: 'closed' } });
   });
 
-  it('a forged success aimed at the popup form\'s opener fires nothing', async () => {
+  it("a forged success aimed at the popup form's opener fires nothing", async () => {
     const videoId = await world.registerVideo();
     const page = await hostPage('/popup.html', world.widgetAuth(videoId));
     const popup = await openPopup(page);

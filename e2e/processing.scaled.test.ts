@@ -35,7 +35,10 @@ describe('from the widget to a playable video', () => {
     // The uploader, still open, followed processing to its end (it asks every 5 s).
     await uploader.getByText('Processing is done: the video is ready to play.').waitFor({ timeout: 15_000 });
     expect(callback.fields).toMatchObject({ VideoId: videoId, VideoStatus: '1', AppId: APP_A });
-    expect(verifyCallback(callback.body, { appId: APP_A, appSecret: 'secret-of-app-a-0123456789', headers: callback.headers })).toEqual({ videoId, videoStatus: 1 });
+    expect(verifyCallback(callback.body, { appId: APP_A, appSecret: 'secret-of-app-a-0123456789', headers: callback.headers })).toEqual({
+      videoId,
+      videoStatus: 1,
+    });
 
     // The H.264 clip reaches 1 with its remux (`Original`), which the first rung replaces and removes: play a rung.
     let got = await world.getVideo(videoId);
@@ -66,7 +69,14 @@ describe('from the widget to a playable video', () => {
 
     const page = await context.newPage();
     await page.goto(`${world.host.origin}/blank.html`);
-    const sizes: Record<string, [number, number]> = { 2: [200, 200], 3: [262, 175], 4: [200, 110], 5: [180, 136], 6: [680, 530], 7: [420, 240] };
+    const sizes: Record<string, [number, number]> = {
+      2: [200, 200],
+      3: [262, 175],
+      4: [200, 110],
+      5: [180, 136],
+      6: [680, 530],
+      7: [420, 240],
+    };
     for (const [t, [width, height]] of Object.entries(sizes)) {
       const url = new URL(PicSavePath);
       url.searchParams.set('t', t);
@@ -93,7 +103,11 @@ describe('from the widget to a playable video', () => {
     const res = await fetch(got.VideoPlayFile[0]!.VideoURL);
     expect(res.status).toBe(200);
     const { createHash } = await import('node:crypto');
-    expect(createHash('sha256').update(Buffer.from(await res.arrayBuffer())).digest('hex')).toBe(await sha256File(clip));
+    expect(
+      createHash('sha256')
+        .update(Buffer.from(await res.arrayBuffer()))
+        .digest('hex'),
+    ).toBe(await sha256File(clip));
   });
 
   it('a corrupt file that starts like an MP4 ends in status 7, reported by the callback', async () => {

@@ -54,7 +54,11 @@ describe('from the widget to a playable video, with the files in S3', () => {
     const file = got.VideoPlayFile[0]!.VideoURL;
     context.on('response', (response) => response.url() === file && statuses.push(response.status()));
     const seek = await playAndSeekNearEnd(await playingVideo(context, world, file));
-    expect({ whole: seek.duration > 5, landed: Math.abs(seek.at - seek.target) < 0.5, playedOn: seek.after > seek.target }).toEqual({ whole: true, landed: true, playedOn: true });
+    expect({ whole: seek.duration > 5, landed: Math.abs(seek.at - seek.target) < 0.5, playedOn: seek.after > seek.target }).toEqual({
+      whole: true,
+      landed: true,
+      playedOn: true,
+    });
     expect(statuses).toContain(206);
   });
 });

@@ -121,7 +121,9 @@ async function registerVideo(fields: Record<string, string> = { SourceFileGetTyp
 async function startUpload(videoId: string, throttleBytesPerSecond?: number): Promise<{ page: Page; popup: Page; throttle?: Throttle }> {
   const { AppId, Timestamp, Token } = appAuth(apps, APP_ID);
   const page = await context.newPage();
-  await page.goto(`${host.origin}/popup.html#${encodeURIComponent(JSON.stringify({ appId: AppId, timestamp: Timestamp, token: Token, videoId }))}`);
+  await page.goto(
+    `${host.origin}/popup.html#${encodeURIComponent(JSON.stringify({ appId: AppId, timestamp: Timestamp, token: Token, videoId }))}`,
+  );
   const popup = await openPopup(page);
   const throttle = throttleBytesPerSecond ? await throttleUploads(context, popup, throttleBytesPerSecond) : undefined;
   await chooseFile(popup, clip);
@@ -154,7 +156,9 @@ const successes = (list: RecordedEvent[]) => list.filter((event) => event.type =
 
 /** The log lines of both running instances saying `message` about `videoId`. */
 function said(message: string, videoId: string): string[] {
-  return instances.flatMap((instance) => instance.lines.filter((line) => line.includes(`"message":"${message}"`) && line.includes(videoId)));
+  return instances.flatMap((instance) =>
+    instance.lines.filter((line) => line.includes(`"message":"${message}"`) && line.includes(videoId)),
+  );
 }
 
 describe('two instances on one database and one bucket, behind a round-robin proxy', () => {
@@ -213,7 +217,12 @@ describe('two instances on one database and one bucket, behind a round-robin pro
       // Time for a second run or a second callback, were there one: a lease that was not renewed runs out in LEASE_MS.
       await new Promise((wait) => setTimeout(wait, LEASE_MS + 500));
 
-      const jobs = await database.db.selectFrom('jobs').select(['kind', 'state', 'attempts']).where('video_id', '=', videoId).orderBy('id').execute();
+      const jobs = await database.db
+        .selectFrom('jobs')
+        .select(['kind', 'state', 'attempts'])
+        .where('video_id', '=', videoId)
+        .orderBy('id')
+        .execute();
       expect(jobs).toEqual([
         { kind: 'download', state: 'done', attempts: 1 },
         { kind: 'transcode', state: 'done', attempts: 1 },
@@ -221,7 +230,9 @@ describe('two instances on one database and one bucket, behind a round-robin pro
       expect(said('processing job started', videoId)).toHaveLength(2);
       expect(downloads).toBe(1);
       expect(await bucketSha256(`media/${videoId}/source.mp4`)).toBe(await sha256File(clip));
-      expect(receiver.received.filter((callback) => callback.fields.VideoId === videoId).map((callback) => callback.fields.VideoStatus)).toEqual(['1']);
+      expect(
+        receiver.received.filter((callback) => callback.fields.VideoId === videoId).map((callback) => callback.fields.VideoStatus),
+      ).toEqual(['1']);
     } finally {
       await source.close();
     }

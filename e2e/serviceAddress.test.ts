@@ -13,7 +13,10 @@ let context: BrowserContext;
 let clip: string;
 
 beforeAll(async () => {
-  [world, clip] = await Promise.all([startWorld({ env: { PUBLIC_URL: 'http://localhost:0' } }), makeVideo({ seconds: 2, bitrate: 500_000 })]);
+  [world, clip] = await Promise.all([
+    startWorld({ env: { PUBLIC_URL: 'http://localhost:0' } }),
+    makeVideo({ seconds: 2, bitrate: 500_000 }),
+  ]);
 });
 afterAll(async () => {
   await context?.close();

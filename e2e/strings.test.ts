@@ -29,13 +29,17 @@ async function overlayPage(config: object): Promise<Page> {
   return page;
 }
 
-describe('the overlay in Arabic with the host\'s texts', () => {
-  it('is right to left, shows the host\'s label as text, and its × sits at the top left', async () => {
+describe("the overlay in Arabic with the host's texts", () => {
+  it("is right to left, shows the host's label as text, and its × sits at the top left", async () => {
     const strings = { choose: 'اختر <b>مقطعك</b>', dialog: 'ارفع مقطعك إلى المتجر' };
     const page = await overlayPage({ ...world.widgetAuth(await world.registerVideo()), lang: 'ar', strings });
     const frame = await uploadFrame(page);
     await frame.getByRole('button', { name: 'اختر <b>مقطعك</b>' }).waitFor();
-    expect(await frame.evaluate(() => [document.documentElement.lang, document.documentElement.dir, document.querySelector('b')])).toEqual(['ar', 'rtl', null]);
+    expect(await frame.evaluate(() => [document.documentElement.lang, document.documentElement.dir, document.querySelector('b')])).toEqual([
+      'ar',
+      'rtl',
+      null,
+    ]);
     // Texts the host left alone come from the language's own table.
     await frame.getByText('أو أفلته هنا').waitFor();
 
@@ -46,7 +50,7 @@ describe('the overlay in Arabic with the host\'s texts', () => {
     expect(close.y - dialog.y, 'the × at the top').toBeLessThan(5);
   });
 
-  it('ends a bad `strings` on the service\'s error page and in onFailure, naming the key', async () => {
+  it("ends a bad `strings` on the service's error page and in onFailure, naming the key", async () => {
     const page = await overlayPage({ ...world.widgetAuth(await world.registerVideo()), lang: 'ar', strings: { chose: 'اختر' } });
     const frame = await uploadFrame(page);
     await frame.getByRole('heading', { level: 1 }).waitFor();

@@ -2,7 +2,16 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newContext, throttleUploads } from './support/browser';
 import { fileSize, makeVideo, sha256File, removeVideo } from './support/media';
-import { openPopup, chooseFile, recordSentBodies, recordTusRequests, sentBodies, waitForEvents, waitForProgress, type RecordedEvent } from './support/widget';
+import {
+  openPopup,
+  chooseFile,
+  recordSentBodies,
+  recordTusRequests,
+  sentBodies,
+  waitForEvents,
+  waitForProgress,
+  type RecordedEvent,
+} from './support/widget';
 import { startWorld, type World } from './support/world';
 
 /** The operator's cap on request bodies (UPLOAD_CHUNK_BYTES), for a service behind a proxy that limits them. */
@@ -71,7 +80,10 @@ describe('with UPLOAD_CHUNK_BYTES set', () => {
     await expectStoredIntact(videoId);
     const afterResume = (await tus.settle()).slice(requestsAtPause);
     const patches = afterResume.filter((request) => request.method === 'PATCH');
-    expect(afterResume.filter((request) => request.method === 'POST'), 'no new upload was created').toEqual([]);
+    expect(
+      afterResume.filter((request) => request.method === 'POST'),
+      'no new upload was created',
+    ).toEqual([]);
     expect(patches[0]!.offset, 'resumed, not restarted').toBeGreaterThanOrEqual(storedAtPause);
     expect(patches.every((request) => request.bodyBytes <= CHUNK)).toBe(true);
     expect(only('success')(await waitForEvents(page, () => true))).toHaveLength(1);
@@ -100,7 +112,10 @@ describe('with UPLOAD_CHUNK_BYTES set', () => {
     expect(only('error')(after)).toHaveLength(1);
     await expectStoredIntact(videoId);
     const requests = await tus.settle();
-    expect(requests.filter((request) => request.method === 'POST'), 'no new upload was created').toEqual([]);
+    expect(
+      requests.filter((request) => request.method === 'POST'),
+      'no new upload was created',
+    ).toEqual([]);
     expect(requests.find((request) => request.method === 'PATCH')!.offset).toBeGreaterThanOrEqual(bytesUploaded!);
   });
 });

@@ -105,7 +105,10 @@ async function expectContinuedFrom(page: Page, videoId: string, tus: ReturnType<
   await expectStoredIntact(videoId, bigVideo);
   const requests = await tus.settle();
   tus.stop();
-  expect(requests.filter((request) => request.method === 'POST'), 'no new upload was created').toEqual([]);
+  expect(
+    requests.filter((request) => request.method === 'POST'),
+    'no new upload was created',
+  ).toEqual([]);
   expect(requests.find((request) => request.method === 'PATCH')?.offset).toBe(stored);
 }
 
@@ -174,7 +177,10 @@ describe('pause and resume', () => {
 
     const afterResume = (await tus.settle()).slice(requestsAtPause);
     const patches = afterResume.filter((request) => request.method === 'PATCH');
-    expect(afterResume.filter((request) => request.method === 'POST'), 'no new upload was created').toEqual([]);
+    expect(
+      afterResume.filter((request) => request.method === 'POST'),
+      'no new upload was created',
+    ).toEqual([]);
     expect(patches.length).toBeGreaterThan(0);
     expect(patches[0]!.offset, 'resumed, not restarted').toBeGreaterThanOrEqual(storedAtPause!);
     // The resumed request is one slice from the service's offset to the end.
@@ -185,7 +191,7 @@ describe('pause and resume', () => {
 });
 
 describe('cancel keeps the upload', () => {
-  it('choosing the same file after Cancel continues from the service\'s offset, with no new upload', async () => {
+  it("choosing the same file after Cancel continues from the service's offset, with no new upload", async () => {
     const videoId = await world.registerVideo();
     const size = fileSize(bigVideo);
     const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
@@ -195,7 +201,10 @@ describe('cancel keeps the upload', () => {
     await chooseFile(frame, bigVideo);
     await waitForProgress(frame, 30);
     await frame.getByRole('button', { name: 'Cancel' }).click();
-    await frame.getByText(/Choose the same file to continue/).first().waitFor();
+    await frame
+      .getByText(/Choose the same file to continue/)
+      .first()
+      .waitFor();
     // Bytes already on the wire when Cancel aborted the request still land; this reads them once they have.
     const stored = (await world.storedUploadBytes(videoId))!;
     expect(stored, 'the service kept the bytes that arrived').toBeGreaterThan(0.2 * size);
@@ -220,7 +229,7 @@ async function throttledOverlayUpload(percent: number) {
 }
 
 describe('preview', () => {
-  it('shows a poster frame, the duration (within 0.1 s of ffprobe\'s) and the resolution of an H.264 MP4 while it uploads', async () => {
+  it("shows a poster frame, the duration (within 0.1 s of ffprobe's) and the resolution of an H.264 MP4 while it uploads", async () => {
     const { frame } = await throttledOverlayUpload(1);
     const poster = frame.getByRole('img', { name: 'A frame of “big clip.mp4”' });
     await poster.waitFor();
@@ -344,7 +353,10 @@ describe('resume after the host page is reloaded', () => {
     const requests = await tus.settle();
     tus.stop();
     const patches = requests.filter((request) => request.method === 'PATCH');
-    expect(requests.filter((request) => request.method === 'POST'), 'no new upload was created').toEqual([]);
+    expect(
+      requests.filter((request) => request.method === 'POST'),
+      'no new upload was created',
+    ).toEqual([]);
     expect(patches[0]?.offset).toBe(storedBeforeChoosing);
     const sent = patches.reduce((sum, request) => sum + request.bodyBytes, 0);
     expect(sent).toBe(size - storedBeforeChoosing);

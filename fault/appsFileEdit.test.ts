@@ -54,7 +54,10 @@ describe('APPS_FILE edited while an upload runs (a real service process)', () =>
     expect(patch.status).toBe(401);
     expect(resultCode(patch.body)).toBe('104');
     // The new secret signs from now on; the old one no longer does.
-    const get = (auth: object) => fetch(`${service!.address}/Api/Video/GetUserVideoList?${new URLSearchParams({ ...auth, createUser: 'x' })}`).then((res) => res.json());
+    const get = (auth: object) =>
+      fetch(`${service!.address}/Api/Video/GetUserVideoList?${new URLSearchParams({ ...auth, createUser: 'x' })}`).then((res) =>
+        res.json(),
+      );
     expect((await get(appAuth(rotated, 'app-a'))).AuthMsg.ResultCode).toBe('1');
     expect((await get(appAuth(TEST_APPS, 'app-a'))).AuthMsg.ResultCode).toBe('104');
   });
@@ -90,14 +93,18 @@ describe('a broken APPS_FILE', () => {
     const errors = service!.process.lines.slice(from).filter((line) => line.includes('"level":"error"'));
     expect(errors).toEqual([onChange, onSignal]);
     for (const line of errors) {
-      expect(JSON.parse(line).message).toBe(`APPS_FILE ${home.appsFile}:5:5: not valid JSON (expected , or } after a value); still serving the last good set`);
+      expect(JSON.parse(line).message).toBe(
+        `APPS_FILE ${home.appsFile}:5:5: not valid JSON (expected , or } after a value); still serving the last good set`,
+      );
     }
     expect(service!.process.lines.join('\n')).not.toContain(secret);
     expect(service!.process.lines.join('\n')).not.toContain('the-new-secret');
 
     // Still running, on the old set: its secret signs, the upload goes on.
     expect(service!.process.child.exitCode).toBeNull();
-    const list = await fetch(`${service!.address}/Api/Video/GetUserVideoList?${new URLSearchParams({ ...appAuth(TEST_APPS, 'app-a'), createUser: 'x' })}`);
+    const list = await fetch(
+      `${service!.address}/Api/Video/GetUserVideoList?${new URLSearchParams({ ...appAuth(TEST_APPS, 'app-a'), createUser: 'x' })}`,
+    );
     expect(((await list.json()) as { AuthMsg: { ResultCode: string } }).AuthMsg.ResultCode).toBe('1');
     expect((await tusPatch(uploadUrl, ticket, 4, new Uint8Array(4))).status).toBe(204);
   });

@@ -41,7 +41,10 @@ describe('Chromium uploading through a connection that is reset mid-PATCH', () =
     await chooseFile(await uploadFrame(page), video);
 
     const events = await waitForEvents(page, (list) => list.length > 0);
-    expect(events.map((event) => event.type), JSON.stringify(events)).toEqual(['success']);
+    expect(
+      events.map((event) => event.type),
+      JSON.stringify(events),
+    ).toEqual(['success']);
     expect(proxy.breaks).toBe(1);
     expect(await world.sourceSha256(videoId)).toBe(await sha256File(video));
     const row = await world.service.db.selectFrom('uploads').select('id').where('video_id', '=', videoId).executeTakeFirstOrThrow();

@@ -50,7 +50,8 @@ function steadyTraffic(videoId: string): { stop(): Promise<Answer[]> } {
   };
 }
 
-const soapCall = () => soapPost(service, envelope(ENV_12, postElement(service.auth(), { VideoTitle: 'by SOAP', SourceFileGetType: '1' })), SOAP_12_HEADERS);
+const soapCall = () =>
+  soapPost(service, envelope(ENV_12, postElement(service.auth(), { VideoTitle: 'by SOAP', SourceFileGetType: '1' })), SOAP_12_HEADERS);
 
 describe('PostgreSQL stopped mid-traffic, then started again', () => {
   it('answers 114 / 503 in every channel (SOAP: a PostResult), logs one line for the outage and one for its end, and serves again without a restart', async () => {
@@ -62,9 +63,16 @@ describe('PostgreSQL stopped mid-traffic, then started again', () => {
 
     await postgres.outage(async () => {
       // The pool notices the stop on its next query.
-      await waitUntil('the API to answer 114', 10_000, async () => ((await fetch(`${service.address}/Api/Video/Get?${new URLSearchParams({ ...service.auth(), Id: videoId })}`)).status === 503 ? true : undefined));
+      await waitUntil('the API to answer 114', 10_000, async () =>
+        (await fetch(`${service.address}/Api/Video/Get?${new URLSearchParams({ ...service.auth(), Id: videoId })}`)).status === 503
+          ? true
+          : undefined,
+      );
 
-      const post = await fetch(`${service.address}/Api/Video/Post`, { method: 'POST', body: new URLSearchParams({ ...service.auth(), VideoTitle: 'lost?', SourceFileGetType: '1' }) });
+      const post = await fetch(`${service.address}/Api/Video/Post`, {
+        method: 'POST',
+        body: new URLSearchParams({ ...service.auth(), VideoTitle: 'lost?', SourceFileGetType: '1' }),
+      });
       expect([post.status, resultCode(await post.text())]).toEqual([503, '114']);
 
       const page = await getPage(service, pageQuery(service, videoId));
@@ -84,19 +92,31 @@ describe('PostgreSQL stopped mid-traffic, then started again', () => {
     });
 
     // The same process, with no restart: every channel works again.
-    await waitUntil('the API to answer again', 15_000, async () => ((await fetch(`${service.address}/Api/Video/Get?${new URLSearchParams({ ...service.auth(), Id: videoId })}`)).status === 200 ? true : undefined));
+    await waitUntil('the API to answer again', 15_000, async () =>
+      (await fetch(`${service.address}/Api/Video/Get?${new URLSearchParams({ ...service.auth(), Id: videoId })}`)).status === 200
+        ? true
+        : undefined,
+    );
     const answers = await traffic.stop();
     expect(answers.filter((answer) => answer.status === 503).length).toBeGreaterThan(0);
-    expect(answers.filter((answer) => !(answer.status === 200 && answer.code === '1') && !(answer.status === 503 && answer.code === '114'))).toEqual([]);
+    expect(
+      answers.filter((answer) => !(answer.status === 200 && answer.code === '1') && !(answer.status === 503 && answer.code === '114')),
+    ).toEqual([]);
     expect(answers.at(-1)).toEqual({ status: 200, code: '1' });
     expect((await getPage(service, pageQuery(service, videoId))).status).toBe(200);
     expect(elementText((await soapCall()).text, 'ResultCode')).toBe('1');
     expect((await tusCreate(boot.tusEndpoint, boot.ticket, 1024)).status).toBe(201);
 
-    await waitUntil('the end of the outage in the log', 10_000, () => (service.process.lines.slice(logged).some((line) => line.includes('database back')) ? true : undefined));
+    await waitUntil('the end of the outage in the log', 10_000, () =>
+      service.process.lines.slice(logged).some((line) => line.includes('database back')) ? true : undefined,
+    );
     const lines = service.process.lines.slice(logged).filter((line) => !line.includes('"message":"request"'));
     // One line when it started, one when it ended, naming the part; nothing else above info, and no stack trace.
-    expect(lines.filter((line) => /"level":"(warn|error)"/.test(line) || line.includes('"part":"database"')).map((line) => JSON.parse(line).message)).toEqual([
+    expect(
+      lines
+        .filter((line) => /"level":"(warn|error)"/.test(line) || line.includes('"part":"database"'))
+        .map((line) => JSON.parse(line).message),
+    ).toEqual([
       'database outage: the database cannot be reached; requests answer 114 until it is back',
       'database back: the database cannot be reached no more',
     ]);

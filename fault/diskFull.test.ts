@@ -82,7 +82,10 @@ async function slowSource(): Promise<{ url: string; requested: Promise<void>; re
 }
 
 async function apiPost(fields: Record<string, string>): Promise<{ status: number; code: string; videoId?: string }> {
-  const res = await fetch(`${service!.address}/Api/Video/Post`, { method: 'POST', body: new URLSearchParams({ ...service!.auth(), ...fields }) });
+  const res = await fetch(`${service!.address}/Api/Video/Post`, {
+    method: 'POST',
+    body: new URLSearchParams({ ...service!.auth(), ...fields }),
+  });
   const body = (await res.json()) as { AuthMsg: { ResultCode: string }; VideoId?: string };
   return { status: res.status, code: body.AuthMsg.ResultCode, videoId: body.VideoId };
 }
@@ -117,7 +120,11 @@ describe('DATA_DIR full (a 16 MiB tmpfs filled up), then freed', () => {
     fillUp(filler);
 
     expect(await apiPost({ VideoTitle: 'no room', SourceFileGetType: '1' })).toEqual({ status: 507, code: '113', videoId: undefined });
-    const soap = await soapPost(service, envelope(ENV_11, postElement(service.auth(), { VideoTitle: 'no room', SourceFileGetType: '1' })), SOAP_11_HEADERS);
+    const soap = await soapPost(
+      service,
+      envelope(ENV_11, postElement(service.auth(), { VideoTitle: 'no room', SourceFileGetType: '1' })),
+      SOAP_11_HEADERS,
+    );
     expect(soap.status).toBe(200);
     expect([elementText(soap.text, 'ResultCode'), elementText(soap.text, 'ResultMessage')]).toEqual(['113', 'Insufficient Storage']);
     const patched = await tusPatch(uploadUrl, boot.ticket, 0, upload);
@@ -128,12 +135,16 @@ describe('DATA_DIR full (a 16 MiB tmpfs filled up), then freed', () => {
     // The download under way meets the full disk: status 4, the reason saying so.
     remote.release();
     await waitUntil('the download to fail', 30_000, async () => ((await videoStatus(downloading.videoId!)) === 4 ? true : undefined));
-    const failed = service.process.lines.map((line) => JSON.parse(line) as { message: string; videoId?: string; reason?: string }).find((entry) => entry.message === 'video processing failed' && entry.videoId === downloading.videoId);
+    const failed = service.process.lines
+      .map((line) => JSON.parse(line) as { message: string; videoId?: string; reason?: string })
+      .find((entry) => entry.message === 'video processing failed' && entry.videoId === downloading.videoId);
     expect(failed?.reason).toMatch(/^no space left in DATA_DIR \(storage: ENOSPC\)/);
 
     // Room again, and no restart: every write path takes writes.
     rmSync(filler);
-    await waitUntil('the end of the outage in the log', 15_000, () => (service!.process.lines.slice(logged).some((line) => line.includes('storage back')) ? true : undefined));
+    await waitUntil('the end of the outage in the log', 15_000, () =>
+      service!.process.lines.slice(logged).some((line) => line.includes('storage back')) ? true : undefined,
+    );
     expect(await apiPost({ VideoTitle: 'room again', SourceFileGetType: '1' })).toMatchObject({ status: 200, code: '1' });
     const offset = Number((await tusHead(uploadUrl, boot.ticket)).headers.get('upload-offset'));
     expect((await tusPatch(uploadUrl, boot.ticket, offset, upload.subarray(offset))).status).toBe(204);
@@ -162,12 +173,16 @@ describe('DATA_DIR full (a 16 MiB tmpfs filled up), then freed', () => {
     };
     const videoId = await registerVideo(running);
     await upload(videoId);
-    await waitUntil('the transcode ffmpeg', 60_000, () => childrenOf(running.process.pid).find(({ argv }) => argv[0] === 'ffmpeg' && argv.some((arg) => arg.includes(videoId))));
+    await waitUntil('the transcode ffmpeg', 60_000, () =>
+      childrenOf(running.process.pid).find(({ argv }) => argv[0] === 'ffmpeg' && argv.some((arg) => arg.includes(videoId))),
+    );
 
     const filler = join(home.dataDir, 'filler');
     fillUp(filler);
     await waitUntil('the transcode to fail', 60_000, async () => ((await videoStatus(videoId)) === 7 ? true : undefined));
-    const failed = running.process.lines.map((line) => JSON.parse(line) as { message: string; videoId?: string; reason?: string }).find((entry) => entry.message === 'video processing failed' && entry.videoId === videoId);
+    const failed = running.process.lines
+      .map((line) => JSON.parse(line) as { message: string; videoId?: string; reason?: string })
+      .find((entry) => entry.message === 'video processing failed' && entry.videoId === videoId);
     expect(failed?.reason).toMatch(/^no space left in DATA_DIR \(.*No space left on device/);
 
     // Room again: the same file transcodes.

@@ -33,7 +33,11 @@ async function listed(target: CrashableService, videoId: string): Promise<Listed
     Video: { Status: number };
     VideoPlayFile: { VideoURL: string; BitrateLabel: string }[];
   };
-  return { status: reply.Video.Status, labels: reply.VideoPlayFile.map((file) => file.BitrateLabel), urls: reply.VideoPlayFile.map((file) => file.VideoURL) };
+  return {
+    status: reply.Video.Status,
+    labels: reply.VideoPlayFile.map((file) => file.BitrateLabel),
+    urls: reply.VideoPlayFile.map((file) => file.VideoURL),
+  };
 }
 
 /** Every listed file is served whole and ffprobe reads a video in it. */

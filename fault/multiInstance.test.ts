@@ -53,7 +53,14 @@ function dataDir(name: string): string {
 
 /** One instance: its own DATA_DIR, the shared database and bucket; with the apps file unless `demo`. */
 async function start(dir: string, options: { demo?: boolean } = {}): Promise<CrashableService> {
-  const env: Record<string, string> = { ...s3Env, PORT: '0', DATA_DIR: dir, DATABASE_URL: databaseUrl, JOB_LEASE_MS: String(LEASE_MS), PROCESSING_CONCURRENCY: '1' };
+  const env: Record<string, string> = {
+    ...s3Env,
+    PORT: '0',
+    DATA_DIR: dir,
+    DATABASE_URL: databaseUrl,
+    JOB_LEASE_MS: String(LEASE_MS),
+    PROCESSING_CONCURRENCY: '1',
+  };
   if (!options.demo) env.APPS_FILE = join(root, 'apps.json');
   const process = startServiceProcess(env);
   const { address } = JSON.parse(await process.waitFor(/service listening/)) as { address: string };
@@ -84,16 +91,23 @@ async function uploadAcross(first: ServiceClient, second: ServiceClient, file: s
 
 /** The log lines of every instance saying `message` about `videoId`. */
 function said(services: readonly CrashableService[], message: string, videoId: string): string[] {
-  return services.flatMap((service) => service.process.lines.filter((line) => line.includes(`"message":"${message}"`) && line.includes(videoId)));
+  return services.flatMap((service) =>
+    service.process.lines.filter((line) => line.includes(`"message":"${message}"`) && line.includes(videoId)),
+  );
 }
 
 describe('two instances on one database, each with its own DATA_DIR', () => {
   it('serve one demo app and take each other’s upload tickets', async () => {
     const dirs = [dataDir('demo-1'), dataDir('demo-2')];
     const [one, two] = await Promise.all(dirs.map((dir) => start(dir, { demo: true })));
-    const secrets = dirs.map((dir) => (JSON.parse(readFileSync(join(dir, 'demo-app.json'), 'utf8')) as { appSecret: string }[])[0]!.appSecret);
+    const secrets = dirs.map(
+      (dir) => (JSON.parse(readFileSync(join(dir, 'demo-app.json'), 'utf8')) as { appSecret: string }[])[0]!.appSecret,
+    );
     expect(secrets[1]).toBe(secrets[0]);
-    const demo = (service: CrashableService): ServiceClient => ({ address: service.address, auth: () => appAuth([{ appId: 'demo', appSecret: secrets[0]! }], 'demo') });
+    const demo = (service: CrashableService): ServiceClient => ({
+      address: service.address,
+      auth: () => appAuth([{ appId: 'demo', appSecret: secrets[0]! }], 'demo'),
+    });
     const videoId = await registerVideo(demo(one!), 'demo');
     const boot = await openUploader(demo(one!), videoId);
     expect((await tusCreate(`${two!.address}/UploadWidget/files`, boot.ticket, 10)).status).toBe(201);
@@ -138,7 +152,12 @@ describe('two instances on one database, each with its own DATA_DIR', () => {
       },
     });
     const slowStarted = Date.now();
-    const slow = fetch(`${one!.address}${path}`, { method: 'PATCH', headers: { ...headers, 'Upload-Offset': '0' }, body: trickle, duplex: 'half' } as RequestInit).then(
+    const slow = fetch(`${one!.address}${path}`, {
+      method: 'PATCH',
+      headers: { ...headers, 'Upload-Offset': '0' },
+      body: trickle,
+      duplex: 'half',
+    } as RequestInit).then(
       async (res) => ({ status: res.status, endedAfter: Date.now() - slowStarted }),
       () => ({ status: 0, endedAfter: Date.now() - slowStarted }),
     );
@@ -147,7 +166,11 @@ describe('two instances on one database, each with its own DATA_DIR', () => {
     // The same upload from offset 0 on the other instance: it waits for the lock, then finds the
     // first one's bytes there (409), rather than writing beside them.
     const asked = Date.now();
-    const second = await fetch(`${two!.address}${path}`, { method: 'PATCH', headers: { ...headers, 'Upload-Offset': '0' }, body: bytes.subarray(0, 1024 * 1024) });
+    const second = await fetch(`${two!.address}${path}`, {
+      method: 'PATCH',
+      headers: { ...headers, 'Upload-Offset': '0' },
+      body: bytes.subarray(0, 1024 * 1024),
+    });
     const waited = Date.now() - asked;
     expect(second.status).toBe(409);
     const first = await slow;
@@ -160,7 +183,11 @@ describe('two instances on one database, each with its own DATA_DIR', () => {
     const head = await fetch(`${two!.address}${path}`, { method: 'HEAD', headers });
     const offset = Number(head.headers.get('upload-offset'));
     expect(offset).toBeGreaterThan(0);
-    const rest = await fetch(`${two!.address}${path}`, { method: 'PATCH', headers: { ...headers, 'Upload-Offset': String(offset) }, body: bytes.subarray(offset) });
+    const rest = await fetch(`${two!.address}${path}`, {
+      method: 'PATCH',
+      headers: { ...headers, 'Upload-Offset': String(offset) },
+      body: bytes.subarray(offset),
+    });
     expect(rest.status).toBe(204);
     const stored = await s3.client().send(new GetObjectCommand({ Bucket: bucket, Key: path.split('/').pop()! }));
     expect(sha256(await stored.Body!.transformToByteArray())).toBe(sha256(bytes));
@@ -188,7 +215,12 @@ describe('two instances on one database, each with its own DATA_DIR', () => {
         step++;
       },
     });
-    const headers = { 'Tus-Resumable': '1.0.0', 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': '0', [TICKET_HEADER]: boot.ticket };
+    const headers = {
+      'Tus-Resumable': '1.0.0',
+      'Content-Type': 'application/offset+octet-stream',
+      'Upload-Offset': '0',
+      [TICKET_HEADER]: boot.ticket,
+    };
     const patch = fetch(uploadUrl, { method: 'PATCH', headers, body, duplex: 'half' } as RequestInit);
     const buffered = await waitUntil('a part buffer', 10_000, () => {
       const names = readdirSync(buffers);
@@ -208,7 +240,9 @@ describe('two instances on one database, each with its own DATA_DIR', () => {
     // Whichever instance claimed the transcode is killed once its ffmpeg runs.
     const { holder, ffmpeg } = await waitUntil('a transcode ffmpeg', 60_000, () => {
       for (const instance of instances) {
-        const found = childrenOf(instance.process.pid).find(({ argv }) => argv[0] === 'ffmpeg' && argv.some((arg) => arg.includes(videoId)));
+        const found = childrenOf(instance.process.pid).find(
+          ({ argv }) => argv[0] === 'ffmpeg' && argv.some((arg) => arg.includes(videoId)),
+        );
         if (found) return { holder: instance, ffmpeg: found };
       }
       return undefined;

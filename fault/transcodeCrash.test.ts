@@ -33,7 +33,9 @@ async function transcoding() {
   const created = await tusCreate(boot.tusEndpoint, boot.ticket, bytes.length);
   expect((await tusPatch(created.headers.get('location')!, boot.ticket, 0, bytes)).status).toBe(204);
   const ffmpeg = await waitUntil('the transcode ffmpeg', 60_000, () =>
-    childrenOf(running.process.pid).find(({ argv }) => argv[0] === 'ffmpeg' && argv.includes('libx264') && argv.some((arg) => arg.includes(videoId))),
+    childrenOf(running.process.pid).find(
+      ({ argv }) => argv[0] === 'ffmpeg' && argv.includes('libx264') && argv.some((arg) => arg.includes(videoId)),
+    ),
   );
   return { running, videoId, ffmpeg, media: join(home.dataDir, 'media', videoId) };
 }

@@ -22,7 +22,11 @@ const root = resolve(import.meta.dirname, '..');
  */
 async function bundleService(): Promise<void> {
   await bundle({
-    entryPoints: { main: resolve(root, 'src/server/main.ts'), demo: resolve(root, 'demo/server.ts'), cli: resolve(root, 'src/server/cli/main.ts') },
+    entryPoints: {
+      main: resolve(root, 'src/server/main.ts'),
+      demo: resolve(root, 'demo/server.ts'),
+      cli: resolve(root, 'src/server/cli/main.ts'),
+    },
     outdir: resolve(dist, 'server'),
     bundle: true,
     platform: 'node',
@@ -49,7 +53,11 @@ const constantOf = (lang: string) => lang.toUpperCase().replace('-', '_');
 async function bundleLoaderParts(): Promise<void> {
   const texts = Object.fromEntries(WIDGET_LANGUAGES.map((lang) => [`texts-${lang}`, `texts:${lang}`]));
   await bundle({
-    entryPoints: { overlay: resolve(root, 'src/widget/loader/overlay.ts'), errorPage: resolve(root, 'src/widget/loader/errorPage.ts'), ...texts },
+    entryPoints: {
+      overlay: resolve(root, 'src/widget/loader/overlay.ts'),
+      errorPage: resolve(root, 'src/widget/loader/errorPage.ts'),
+      ...texts,
+    },
     outdir: resolve(dist, 'Scripts/UploadWidget'),
     bundle: true,
     minify: true,

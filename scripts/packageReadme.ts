@@ -31,7 +31,9 @@ export function packageReadme(): string {
     moduleGzip: bytes(gzipBytes('package/index.js')),
     sdkGzip: bytes(gzipBytes('package/sdk.js')),
     // The build's brotli copies are what the service sends; a file without one goes as it is.
-    firstOpenBrotli: bytes(firstOverlayOpenFiles().reduce((sum, file) => sum + (brotliBytes(file) ?? readFileSync(resolve(root, 'dist', file)).length), 0)),
+    firstOpenBrotli: bytes(
+      firstOverlayOpenFiles().reduce((sum, file) => sum + (brotliBytes(file) ?? readFileSync(resolve(root, 'dist', file)).length), 0),
+    ),
   };
   return readFileSync(resolve(root, PACKAGE_README_TEMPLATE), 'utf8').replace(/\{\{(\w+)\}\}/g, (placeholder, name: string) => {
     const value = values[name];

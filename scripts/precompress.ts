@@ -19,7 +19,12 @@ export async function precompress(dir: string): Promise<void> {
     if (!COMPRESSIBLE.test(name)) continue;
     const body = await readFile(join(dir, name));
     const copies = [
-      ['.br', await brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })],
+      [
+        '.br',
+        await brotli(body, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+        }),
+      ],
       ['.gz', await gzipped(body, { level: constants.Z_BEST_COMPRESSION })],
     ] as const;
     for (const [suffix, copy] of copies) if (copy.length < body.length) await writeFile(join(dir, name + suffix), copy);

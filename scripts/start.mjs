@@ -78,7 +78,10 @@ async function ensureBuild() {
   const missingTools = BUILD_TOOLS.filter((name) => !existsSync(join(root, 'node_modules', name)));
   if (missingTools.length > 0) {
     if (state === 'missing') {
-      log('error', `cannot start: ${entries.start} is missing and the build tools (${missingTools.join(', ')}) are not installed; run \`npm install && npm run build\`, then \`npm start\``);
+      log(
+        'error',
+        `cannot start: ${entries.start} is missing and the build tools (${missingTools.join(', ')}) are not installed; run \`npm install && npm run build\`, then \`npm start\``,
+      );
       process.exit(1);
     }
     log('warn', `the build in dist/ is older than the sources, but the build tools are not installed; running it as it is`);

@@ -38,7 +38,14 @@ export function uploadPageFiles(): { code: string; styles: string[]; transport: 
 /** The files a first overlay open fetches besides the page's HTML (which the service renders). */
 export function firstOverlayOpenFiles(): string[] {
   const page = uploadPageFiles();
-  return ['Scripts/UploadWidget/initUploadABoxWidget.js', 'Scripts/UploadWidget/overlay.js', 'Scripts/UploadWidget/texts-en.js', page.code, ...page.styles, ...page.transport];
+  return [
+    'Scripts/UploadWidget/initUploadABoxWidget.js',
+    'Scripts/UploadWidget/overlay.js',
+    'Scripts/UploadWidget/texts-en.js',
+    page.code,
+    ...page.styles,
+    ...page.transport,
+  ];
 }
 
 function built(file: string): string {

@@ -52,7 +52,9 @@ describe('AdvisoryLocker', () => {
     const holder = one.newLock(UPLOAD);
     await holder.lock(new AbortController().signal, () => {});
     const started = Date.now();
-    await expect(two.newLock(UPLOAD).lock(new AbortController().signal, () => {})).rejects.toMatchObject({ body: 'failed to acquire lock before timeout' });
+    await expect(two.newLock(UPLOAD).lock(new AbortController().signal, () => {})).rejects.toMatchObject({
+      body: 'failed to acquire lock before timeout',
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
     await holder.unlock();
     const next = two.newLock(UPLOAD);

@@ -64,7 +64,11 @@ describe('every error code over HTTP, with no row written', () => {
     expectError(await service.get('/Api/Video/Get', service.auth()), 'MISSING_PARAMETER', 'Id');
     expectError(await service.get('/Api/Video/Get', { ...service.auth(), id: alien }), 'MISSING_PARAMETER', 'Id');
     expectError(await service.get('/Api/Video/GetUserVideoList', service.auth()), 'MISSING_PARAMETER', 'createUser');
-    expectError(await service.get('/Api/Video/GetUserVideoList', { ...service.auth(), CreateUser: 'u' }), 'MISSING_PARAMETER', 'createUser');
+    expectError(
+      await service.get('/Api/Video/GetUserVideoList', { ...service.auth(), CreateUser: 'u' }),
+      'MISSING_PARAMETER',
+      'createUser',
+    );
     expectError(await service.get('/Api/Video/GetUserVideoListByAId', { ...service.auth(), createUser: 'u' }), 'MISSING_PARAMETER', 'aId');
   });
 
@@ -90,7 +94,10 @@ describe('every error code over HTTP, with no row written', () => {
     expectError(await register({ ...auth, Timestamp: String(Number(auth.Timestamp) + 1) }), 'BAD_TOKEN');
     expectError(await register({ ...auth, Token: auth.Token.toUpperCase() }), 'BAD_TOKEN');
     expectError(await register({ ...auth, Token: 'x' }), 'BAD_TOKEN');
-    expectError(await service.get('/Api/Video/Get', { ...auth, Token: signToken(auth.Timestamp, TEST_APPS[1]!.appSecret), Id: alien }), 'BAD_TOKEN');
+    expectError(
+      await service.get('/Api/Video/Get', { ...auth, Token: signToken(auth.Timestamp, TEST_APPS[1]!.appSecret), Id: alien }),
+      'BAD_TOKEN',
+    );
   });
 
   it('105 Video Not Exist for an unknown id and for another app’s video', async () => {
@@ -114,7 +121,11 @@ describe('every error code over HTTP, with no row written', () => {
       'INVALID_PARAMETER',
       'SourceFilePath must be an http or https URL',
     );
-    expectError(await register({ ...service.auth(), Timestamp: '1.7e9' }), 'INVALID_PARAMETER', 'Timestamp must be whole seconds since 1970 in decimal digits');
+    expectError(
+      await register({ ...service.auth(), Timestamp: '1.7e9' }),
+      'INVALID_PARAMETER',
+      'Timestamp must be whole seconds since 1970 in decimal digits',
+    );
     // The signed AppId in the query and another in the body: which one to believe is not guessed.
     expectError(
       await service.post({ ...service.auth(), VideoTitle: 't', SourceFileGetType: '1' }, { AppId: 'app-b' }),
@@ -130,7 +141,11 @@ describe('every error code over HTTP, with no row written', () => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ ...service.auth(), VideoTitle: 't', SourceFileGetType: '1' }),
     });
-    expectError({ status: json.status, headers: json.headers, body: await json.json() }, 'INVALID_PARAMETER', 'the body must be application/x-www-form-urlencoded');
+    expectError(
+      { status: json.status, headers: json.headers, body: await json.json() },
+      'INVALID_PARAMETER',
+      'the body must be application/x-www-form-urlencoded',
+    );
     expectError(
       await service.get('/Api/Video/GetUserVideoList', { ...service.auth(), createUser: 'u', PageIndex: '0' }),
       'INVALID_PARAMETER',
@@ -152,7 +167,12 @@ describe('every error code over HTTP, with no row written', () => {
   });
 
   it('109 Payload Too Large for a form body over 64 KiB, declared or chunked', async () => {
-    const big = new URLSearchParams({ ...service.auth(), VideoTitle: 't', SourceFileGetType: '1', Description: 'x'.repeat(MAX_FORM_BYTES) });
+    const big = new URLSearchParams({
+      ...service.auth(),
+      VideoTitle: 't',
+      SourceFileGetType: '1',
+      Description: 'x'.repeat(MAX_FORM_BYTES),
+    });
     expectError(await service.post(big), 'PAYLOAD_TOO_LARGE', `form body over ${MAX_FORM_BYTES} bytes`);
 
     // Without a Content-Length the limit is enforced on what arrives.
@@ -231,7 +251,10 @@ describe('500 Internal Error', () => {
     const before = await service.videoCount();
     const lift = await refuseVideoInserts(service.db, service.context.stores.dialect, 'disk full');
     try {
-      expectError(await service.post({ ...service.auth(), VideoTitle: 't', SourceFileGetType: '2', SourceFilePath: 'http://127.0.0.1:9/a.mp4' }), 'INTERNAL');
+      expectError(
+        await service.post({ ...service.auth(), VideoTitle: 't', SourceFileGetType: '2', SourceFilePath: 'http://127.0.0.1:9/a.mp4' }),
+        'INTERNAL',
+      );
     } finally {
       await lift();
     }

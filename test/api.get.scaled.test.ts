@@ -67,7 +67,11 @@ describe('GET /Api/Video/Get', () => {
   it('shows play files, media addresses and the picture of a processed video', async () => {
     const id = await register();
     // What the processing part leaves behind for a finished video.
-    await service.db.updateTable('videos').set({ status: 1, duration: 12.5, source_file: 'source.mp4', poster_file: 'poster.jpg' }).where('id', '=', id).execute();
+    await service.db
+      .updateTable('videos')
+      .set({ status: 1, duration: 12.5, source_file: 'source.mp4', poster_file: 'poster.jpg' })
+      .where('id', '=', id)
+      .execute();
     await service.db
       .insertInto('play_files')
       .values([
@@ -82,7 +86,11 @@ describe('GET /Api/Video/Get', () => {
       { VideoURL: `${media}/720p.mp4`, Bitrate: 2500, BitrateLabel: '720p' },
       { VideoURL: `${media}/360p.mp4`, Bitrate: 800, BitrateLabel: '360p' },
     ]);
-    expect(body.MediaSever).toEqual({ PlayURL: `${media}/720p.mp4`, MobilePlayURL: `${media}/360p.mp4`, DownloadURL: `${media}/source.mp4` });
+    expect(body.MediaSever).toEqual({
+      PlayURL: `${media}/720p.mp4`,
+      MobilePlayURL: `${media}/360p.mp4`,
+      DownloadURL: `${media}/source.mp4`,
+    });
   });
 
   it('does not show one app the video of another', async () => {

@@ -22,7 +22,8 @@ beforeAll(async () => {
 afterAll(() => service.stop(true));
 
 const newestFirst = () => [...aliceIds].reverse();
-const list = (query: Record<string, string>, appId = 'app-a') => service.get('/Api/Video/GetUserVideoList', { ...service.auth(appId), ...query });
+const list = (query: Record<string, string>, appId = 'app-a') =>
+  service.get('/Api/Video/GetUserVideoList', { ...service.auth(appId), ...query });
 const listByAId = (query: Record<string, string>, appId = 'app-a') =>
   service.get('/Api/Video/GetUserVideoListByAId', { ...service.auth(appId), ...query });
 const ids = (body: { VideoList: { Id: string }[] }) => body.VideoList.map((video) => video.Id);
@@ -66,7 +67,9 @@ describe('GET /Api/Video/GetUserVideoList', () => {
   it('lists only the calling app’s videos of that exact user', async () => {
     expect((await list({ createUser: 'bob' })).body.Total).toBe(1);
     expect((await list({ createUser: 'Alice' })).body).toMatchObject({ Total: 0, VideoList: [] });
-    expect((await list({ createUser: 'alice' }, 'app-b')).body.VideoList.map((v: { VideoTitle: string }) => v.VideoTitle)).toEqual(['alice at b']);
+    expect((await list({ createUser: 'alice' }, 'app-b')).body.VideoList.map((v: { VideoTitle: string }) => v.VideoTitle)).toEqual([
+      'alice at b',
+    ]);
     // readableApps opens GetUserVideoListByAId only; this endpoint stays the caller's own.
     expect((await list({ createUser: 'alice' }, 'app-c')).body.Total).toBe(1);
   });
@@ -103,7 +106,9 @@ describe('GET /Api/Video/GetUserVideoListByAId', () => {
     ] as const) {
       const reply = await listByAId({ createUser: 'alice', aId }, caller);
       expect(reply.status).toBe(403);
-      expect(reply.body).toEqual({ AuthMsg: { ResultCode: '108', ResultMessage: `No Permission: this app may not read the videos of aId ${aId}` } });
+      expect(reply.body).toEqual({
+        AuthMsg: { ResultCode: '108', ResultMessage: `No Permission: this app may not read the videos of aId ${aId}` },
+      });
     }
   });
 

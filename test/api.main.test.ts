@@ -91,7 +91,9 @@ describe('the service entry point', () => {
     const service = run({ PORT: '0', DATA_DIR: dir });
     expect(await service.exit).toBe(1);
     const errors = service.lines.filter((line) => JSON.parse(line).level === 'error');
-    expect(errors.map((line) => JSON.parse(line).message)).toEqual([expect.stringMatching(/^DATA_DIR holds a database of schema version 999, newer than this service \(\d+\)/)]);
+    expect(errors.map((line) => JSON.parse(line).message)).toEqual([
+      expect.stringMatching(/^DATA_DIR holds a database of schema version 999, newer than this service \(\d+\)/),
+    ]);
   });
 
   it.each([

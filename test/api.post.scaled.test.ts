@@ -36,7 +36,10 @@ describe('POST /Api/Video/Post', () => {
       [{}, { AppId, Timestamp, Token, ...model }],
       [{ AppId }, { Timestamp, Token, ...model }],
       // The same value in both places is not a conflict.
-      [{ AppId, Timestamp, Token }, { AppId, Timestamp, Token, ...model }],
+      [
+        { AppId, Timestamp, Token },
+        { AppId, Timestamp, Token, ...model },
+      ],
     ] as const) {
       const reply = await service.post(form, query);
       expect(reply.body.AuthMsg.ResultCode, JSON.stringify(query)).toBe('1');
@@ -50,10 +53,20 @@ describe('POST /Api/Video/Post', () => {
   });
 
   it('registers type 1 in status 8 with no SourceFilePath kept, type 2 in status 2', async () => {
-    const one = await service.post({ ...service.auth(), VideoTitle: 'one', SourceFileGetType: '1', SourceFilePath: 'http://127.0.0.1:9/a.mp4' });
+    const one = await service.post({
+      ...service.auth(),
+      VideoTitle: 'one',
+      SourceFileGetType: '1',
+      SourceFilePath: 'http://127.0.0.1:9/a.mp4',
+    });
     expect((await read(one.body.VideoId)).Status).toBe(8);
     expect((await service.context.stores.videos.get(one.body.VideoId))!.sourcePath).toBe('');
-    const two = await service.post({ ...service.auth(), VideoTitle: 'two', SourceFileGetType: '2', SourceFilePath: 'http://127.0.0.1:9/a.mp4' });
+    const two = await service.post({
+      ...service.auth(),
+      VideoTitle: 'two',
+      SourceFileGetType: '2',
+      SourceFilePath: 'http://127.0.0.1:9/a.mp4',
+    });
     expect(two.body.AuthMsg.ResultCode).toBe('1');
     expect((await service.context.stores.videos.get(two.body.VideoId))!.sourcePath).toBe('http://127.0.0.1:9/a.mp4');
   });
@@ -94,7 +107,8 @@ describe('POST /Api/Video/Post', () => {
 
   it('gives every registration its own id', async () => {
     const ids = new Set<string>();
-    for (let i = 0; i < 5; i++) ids.add((await service.post({ ...service.auth(), VideoTitle: `v${i}`, SourceFileGetType: '1' })).body.VideoId);
+    for (let i = 0; i < 5; i++)
+      ids.add((await service.post({ ...service.auth(), VideoTitle: `v${i}`, SourceFileGetType: '1' })).body.VideoId);
     expect(ids.size).toBe(5);
   });
 });

@@ -87,7 +87,9 @@ describe('rotating a secret with previousSecret and previousSecretUntil', () => 
     expect(calls.status).toBe(401);
     expect(calls.body.AuthMsg.ResultCode).toBe('104');
     expect(errorLine((await page(rotating.appId, OLD, videoId)).html)).toBe('ErrorCode : 104, ErrorMessage : App SecretKey Error');
-    expect(errorLine((await page(rotating.appId, OLD, videoId, 'scoped')).html)).toBe('ErrorCode : 104, ErrorMessage : App SecretKey Error');
+    expect(errorLine((await page(rotating.appId, OLD, videoId, 'scoped')).html)).toBe(
+      'ErrorCode : 104, ErrorMessage : App SecretKey Error',
+    );
     const refused = await tusPatch(before.uploadUrl, before.boot.ticket, 4, new Uint8Array(2));
     expect(refused.status).toBe(401);
     expect(resultCode(refused.body)).toBe('104');
@@ -100,15 +102,21 @@ describe('rotating a secret with previousSecret and previousSecretUntil', () => 
   it('signs the status callback with the current secret only, during the window too', async () => {
     rotating = { ...rotating, appSecret: NEW, previousSecret: OLD, previousSecretUntil: clock() + HOUR };
     service.replaceApps([rotating, steady]);
-    const videoId = await register(rotating.appId, NEW, { SourceFileGetType: '2', SourceFilePath: `http://127.0.0.1:${missingSource.port}/gone.mp4` });
+    const videoId = await register(rotating.appId, NEW, {
+      SourceFileGetType: '2',
+      SourceFilePath: `http://127.0.0.1:${missingSource.port}/gone.mp4`,
+    });
     const callback = await receiver.waitFor(videoId, undefined, 30_000);
-    expect(verifyCallback(callback.body, { appId: rotating.appId, appSecret: NEW, headers: callback.headers })).toEqual({ videoId, videoStatus: 4 });
+    expect(verifyCallback(callback.body, { appId: rotating.appId, appSecret: NEW, headers: callback.headers })).toEqual({
+      videoId,
+      videoStatus: 4,
+    });
     expect(() => verifyCallback(callback.body, { appId: rotating.appId, appSecret: OLD, headers: callback.headers })).toThrow(/Token/);
   });
 });
 
 describe('removing an app or changing its secret without previousSecret', () => {
-  it('refuses the open page\'s ticket from the next tus request on, when the app is removed', async () => {
+  it("refuses the open page's ticket from the next tus request on, when the app is removed", async () => {
     const { boot, uploadUrl } = await openUpload(steady.appId, steady.appSecret);
     expect((await tusPatch(uploadUrl, boot.ticket, 0, new Uint8Array(2))).status).toBe(204);
     service.replaceApps([rotating]);
@@ -118,7 +126,10 @@ describe('removing an app or changing its secret without previousSecret', () => 
       expect(resultCode(patch.body)).toBe('102');
       expect((await tusHead(uploadUrl, boot.ticket)).status).toBe(401);
       expect((await status(boot)).status).toBe(401);
-      expect((await service.get('/Api/Video/GetUserVideoList', { ...signed(steady.appId, steady.appSecret), createUser: 'x' })).body.AuthMsg.ResultCode).toBe('102');
+      expect(
+        (await service.get('/Api/Video/GetUserVideoList', { ...signed(steady.appId, steady.appSecret), createUser: 'x' })).body.AuthMsg
+          .ResultCode,
+      ).toBe('102');
     } finally {
       service.replaceApps([rotating, steady]);
     }
@@ -133,7 +144,9 @@ describe('removing an app or changing its secret without previousSecret', () => 
       expect(patch.status).toBe(401);
       expect(resultCode(patch.body)).toBe('104');
       expect((await status(boot)).status).toBe(401);
-      expect(errorLine((await page(steady.appId, steady.appSecret, videoId)).html)).toBe('ErrorCode : 104, ErrorMessage : App SecretKey Error');
+      expect(errorLine((await page(steady.appId, steady.appSecret, videoId)).html)).toBe(
+        'ErrorCode : 104, ErrorMessage : App SecretKey Error',
+      );
       expect((await page(steady.appId, 'a-brand-new-steady-secret-0123456789', videoId)).status).toBe(200);
     } finally {
       service.replaceApps([rotating, steady]);

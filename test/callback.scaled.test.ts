@@ -85,7 +85,11 @@ afterEach(async () => {
 async function start(callbackPort: number | undefined, config: Partial<ServiceConfig> = {}, dataDir?: string): Promise<Harness> {
   const logs: Record<string, unknown>[] = [];
   const apps: AppRecord[] = [
-    { appId: 'app-a', appSecret: SECRET, ...(callbackPort ? { callbackUrl: `http://127.0.0.1:${callbackPort}/video-status?from=ovu` } : {}) },
+    {
+      appId: 'app-a',
+      appSecret: SECRET,
+      ...(callbackPort ? { callbackUrl: `http://127.0.0.1:${callbackPort}/video-status?from=ovu` } : {}),
+    },
   ];
   const service = await startTestService({
     apps,
@@ -112,7 +116,7 @@ async function finish(service: TestService, to: 1 | 4 | 7 = VideoStatus.Normal):
   const video = newVideo({ status: VideoStatus.Transcoding });
   const id = video.id;
   await service.context.stores.videos.insert(video);
-  expect((await markProcessed(service.context, id, [VideoStatus.Transcoding], to, to === 1 ? '' : 'test failure'))).toBe(true);
+  expect(await markProcessed(service.context, id, [VideoStatus.Transcoding], to, to === 1 ? '' : 'test failure')).toBe(true);
   return id;
 }
 
@@ -124,7 +128,11 @@ interface CallbackRow {
 }
 
 async function row(service: TestService, videoId: string): Promise<CallbackRow> {
-  return service.db.selectFrom('callbacks').select(['state', 'attempts', 'last_error', 'next_attempt_at']).where('video_id', '=', videoId).executeTakeFirstOrThrow();
+  return service.db
+    .selectFrom('callbacks')
+    .select(['state', 'attempts', 'last_error', 'next_attempt_at'])
+    .where('video_id', '=', videoId)
+    .executeTakeFirstOrThrow();
 }
 
 const waitFor = <T>(check: () => T | Promise<T>) => vi.waitFor(check, { timeout: 15_000, interval: 20 });
@@ -203,7 +211,9 @@ describe('status callback', () => {
     const id = await finish(service);
     await waitFor(async () => expect((await row(service, id)).state).toBe('gave_up'));
     expect((await row(service, id)).last_error).toMatch(/loopback address; CALLBACK_URL_ALLOW_PRIVATE=1 allows it/);
-    expect(logs).toContainEqual(expect.objectContaining({ level: 'error', message: 'callback refused by the address policy', videoId: id }));
+    expect(logs).toContainEqual(
+      expect.objectContaining({ level: 'error', message: 'callback refused by the address policy', videoId: id }),
+    );
     expect(receiver.received).toEqual([]);
   });
 
@@ -223,9 +233,18 @@ describe('status callback', () => {
     const { service, logs } = await start(port);
     const id = await finish(service);
     // An attempt is counted when it starts; its log line comes when it has failed.
-    await waitFor(() => expect(logs).toContainEqual(expect.objectContaining({ message: 'callback attempt failed', attempt: 2, retryInMs: 300 })));
+    await waitFor(() =>
+      expect(logs).toContainEqual(expect.objectContaining({ message: 'callback attempt failed', attempt: 2, retryInMs: 300 })),
+    );
     expect(logs).toContainEqual(
-      expect.objectContaining({ level: 'warn', message: 'callback attempt failed', videoId: id, attempt: 1, error: 'ECONNREFUSED', retryInMs: 100 }),
+      expect.objectContaining({
+        level: 'warn',
+        message: 'callback attempt failed',
+        videoId: id,
+        attempt: 1,
+        error: 'ECONNREFUSED',
+        retryInMs: 100,
+      }),
     );
     expect(await row(service, id)).toMatchObject({ state: 'pending', last_error: 'ECONNREFUSED' });
 
@@ -247,7 +266,10 @@ describe('status callback', () => {
     expect(errors).toEqual(['HTTP 500', 'HTTP 302']);
     // Each attempt is signed afresh and verifies on its own.
     expect(receiver.received.every((r) => signatureValid(r, SECRET))).toBe(true);
-    expectNoSecrets(logs, receiver.received.map((r) => fieldsOf(r).Token!));
+    expectNoSecrets(
+      logs,
+      receiver.received.map((r) => fieldsOf(r).Token!),
+    );
   });
 
   it('counts a receiver that does not answer in time as a failed attempt', async () => {
@@ -256,7 +278,9 @@ describe('status callback', () => {
     const { service, logs } = await start(receiver.port, { callbackTimeoutMs: 300 });
     const id = await finish(service);
     await waitFor(async () => expect((await row(service, id)).state).toBe('delivered'));
-    expect(logs).toContainEqual(expect.objectContaining({ message: 'callback attempt failed', attempt: 1, error: 'no reply within 300 ms' }));
+    expect(logs).toContainEqual(
+      expect.objectContaining({ message: 'callback attempt failed', attempt: 1, error: 'no reply within 300 ms' }),
+    );
   });
 
   it('gives up after the configured number of attempts, records it and logs an error', async () => {
@@ -268,7 +292,14 @@ describe('status callback', () => {
     expect(await row(service, id)).toMatchObject({ attempts: 3, last_error: 'HTTP 503' });
     expect(receiver.received).toHaveLength(3);
     expect(logs).toContainEqual(
-      expect.objectContaining({ level: 'error', message: 'callback given up', videoId: id, appId: 'app-a', attempts: 3, error: 'HTTP 503' }),
+      expect.objectContaining({
+        level: 'error',
+        message: 'callback given up',
+        videoId: id,
+        appId: 'app-a',
+        attempts: 3,
+        error: 'HTTP 503',
+      }),
     );
   });
 
@@ -319,7 +350,11 @@ describe('status callback across a restart', () => {
     const dataDir = first.service.dataDir;
     await first.service.stop(false);
     const database = await openTestDatabase(dataDir);
-    const stored = await database.db.selectFrom('callbacks').select(['state', 'attempts', 'next_attempt_at']).where('video_id', '=', id).executeTakeFirstOrThrow();
+    const stored = await database.db
+      .selectFrom('callbacks')
+      .select(['state', 'attempts', 'next_attempt_at'])
+      .where('video_id', '=', id)
+      .executeTakeFirstOrThrow();
     await database.close();
     // Due again at once and with no attempt spent, so the next start sends it straight away.
     expect(stored).toMatchObject({ state: 'pending', attempts: 0 });

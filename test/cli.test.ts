@@ -39,10 +39,17 @@ async function cli(...args: string[]): Promise<CliResult> {
 const entries = () => JSON.parse(readFileSync(appsFile, 'utf8')) as Record<string, unknown>[];
 const secretIn = (stdout: string) => /AppSecret \(shown only now[^:]*\): (\S+)/.exec(stdout)?.[1];
 
-async function post(appId: string, appSecret: string, form: Record<string, string>): Promise<{ AuthMsg: { ResultCode: string }; VideoId?: string }> {
+async function post(
+  appId: string,
+  appSecret: string,
+  form: Record<string, string>,
+): Promise<{ AuthMsg: { ResultCode: string }; VideoId?: string }> {
   const Timestamp = String(Math.floor(Date.now() / 1000));
   const body = new URLSearchParams({ AppId: appId, Timestamp, Token: signToken(Timestamp, appSecret), ...form });
-  return (await (await fetch(`${address}/Api/Video/Post`, { method: 'POST', body })).json()) as { AuthMsg: { ResultCode: string }; VideoId?: string };
+  return (await (await fetch(`${address}/Api/Video/Post`, { method: 'POST', body })).json()) as {
+    AuthMsg: { ResultCode: string };
+    VideoId?: string;
+  };
 }
 
 beforeAll(async () => {
@@ -84,7 +91,11 @@ describe('open-video-upload apps', () => {
       allowedOrigins: ['https://blog.example'],
     });
     expect(statSync(appsFile).mode & 0o777).toBe(0o600);
-    await expect.poll(async () => (await post('blog', secret!, { VideoTitle: 't', SourceFileGetType: '1', CreateUser: 'u' })).AuthMsg.ResultCode, { timeout: 10_000 }).toBe('1');
+    await expect
+      .poll(async () => (await post('blog', secret!, { VideoTitle: 't', SourceFileGetType: '1', CreateUser: 'u' })).AuthMsg.ResultCode, {
+        timeout: 10_000,
+      })
+      .toBe('1');
 
     const listed = await cli('apps', 'list');
     expect(listed.stdout).toContain('blog  callback http://127.0.0.1:9/cb  origins https://blog.example');
@@ -118,10 +129,18 @@ describe('open-video-upload apps', () => {
   it('removes an app, and the running service refuses it from then on', async () => {
     const { stdout } = await cli('apps', 'add', 'gone');
     const secret = secretIn(stdout)!;
-    await expect.poll(async () => (await post('gone', secret, { VideoTitle: 't', SourceFileGetType: '1', CreateUser: 'u' })).AuthMsg.ResultCode, { timeout: 10_000 }).toBe('1');
+    await expect
+      .poll(async () => (await post('gone', secret, { VideoTitle: 't', SourceFileGetType: '1', CreateUser: 'u' })).AuthMsg.ResultCode, {
+        timeout: 10_000,
+      })
+      .toBe('1');
     expect((await cli('apps', 'remove', 'gone')).code).toBe(0);
     expect(entries().some((entry) => entry.appId === 'gone')).toBe(false);
-    await expect.poll(async () => (await post('gone', secret, { VideoTitle: 't', SourceFileGetType: '1', CreateUser: 'u' })).AuthMsg.ResultCode, { timeout: 10_000 }).toBe('102');
+    await expect
+      .poll(async () => (await post('gone', secret, { VideoTitle: 't', SourceFileGetType: '1', CreateUser: 'u' })).AuthMsg.ResultCode, {
+        timeout: 10_000,
+      })
+      .toBe('102');
     expect((await cli('apps', 'remove', 'gone')).stderr).toContain('no app "gone"');
   });
 });
@@ -129,9 +148,19 @@ describe('open-video-upload apps', () => {
 describe('open-video-upload videos and jobs', () => {
   it('shows a video, lists its failed download, retries it, and refuses to retry a video that did not fail', async () => {
     const secret = entries().find((entry) => entry.appId === 'shop')!.appSecret as string;
-    const { VideoId: failing } = await post('shop', secret, { VideoTitle: 'lost source', SourceFileGetType: '2', SourceFilePath: `http://127.0.0.1:${missing.port}/clip.mp4`, CreateUser: 'u' });
-    await expect.poll(async () => JSON.parse((await cli('videos', 'show', failing!)).stdout).video.status, { timeout: 20_000 }).toBe('4 (DownloadFailed)');
-    const shown = JSON.parse((await cli('videos', 'show', failing!)).stdout) as { video: { title: string }; jobs: { kind: string; state: string }[] };
+    const { VideoId: failing } = await post('shop', secret, {
+      VideoTitle: 'lost source',
+      SourceFileGetType: '2',
+      SourceFilePath: `http://127.0.0.1:${missing.port}/clip.mp4`,
+      CreateUser: 'u',
+    });
+    await expect
+      .poll(async () => JSON.parse((await cli('videos', 'show', failing!)).stdout).video.status, { timeout: 20_000 })
+      .toBe('4 (DownloadFailed)');
+    const shown = JSON.parse((await cli('videos', 'show', failing!)).stdout) as {
+      video: { title: string };
+      jobs: { kind: string; state: string }[];
+    };
     expect(shown.video.title).toBe('lost source');
     expect(shown.jobs).toMatchObject([{ kind: 'download', state: 'failed' }]);
     expect((await cli('jobs', 'list', '--state', 'failed')).stdout).toContain(`${failing}  download  failed`);
@@ -145,7 +174,9 @@ describe('open-video-upload videos and jobs', () => {
     const { VideoId: waiting } = await post('shop', secret, { VideoTitle: 'waiting', SourceFileGetType: '1', CreateUser: 'u' });
     const refused = await cli('jobs', 'retry', waiting!);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('is in status 8 (NotUploaded); only a failed download (4) or transcode (7) can be retried. Nothing changed.');
+    expect(refused.stderr).toContain(
+      'is in status 8 (NotUploaded); only a failed download (4) or transcode (7) can be retried. Nothing changed.',
+    );
     expect(JSON.parse((await cli('videos', 'show', waiting!)).stdout).video.status).toBe('8 (NotUploaded)');
     expect((await cli('jobs', 'list', '--state', 'lost')).code).toBe(2);
     expect((await cli('videos', 'show', 'no-such-video')).stderr).toContain('no video "no-such-video"');
@@ -186,7 +217,10 @@ describe('open-video-upload --help', () => {
   it('runs as the package bin through npx in a checkout, with exit codes for scripts', async () => {
     const { stdout } = await run('npx', ['--no-install', 'open-video-upload', '--help'], { cwd: root });
     expect(stdout).toContain('Usage: open-video-upload <command>');
-    const refused = await run('npx', ['--no-install', 'open-video-upload', 'apps', 'add', 'shop'], { cwd: root, env: { ...process.env, ...env } }).then(
+    const refused = await run('npx', ['--no-install', 'open-video-upload', 'apps', 'add', 'shop'], {
+      cwd: root,
+      env: { ...process.env, ...env },
+    }).then(
       () => ({ code: 0, stderr: '' }),
       (error: unknown) => error as CliResult,
     );

@@ -200,7 +200,9 @@ describe('downloadSource: SSRF refusals with the default policy', () => {
   it('refuses a redirect from an allowed server to a private address, checked on the new hop', async () => {
     source.route('/to-private', (_req, res) => res.writeHead(302, { location: 'http://10.1.2.3/x.mp4' }).end());
     source.route('/to-metadata', (_req, res) => res.writeHead(307, { location: 'http://169.254.169.254/latest/' }).end());
-    source.route('/to-loopback-name', (_req, res) => res.writeHead(301, { location: `http://inside.example.test:${source.port}/clip.mp4` }).end());
+    source.route('/to-loopback-name', (_req, res) =>
+      res.writeHead(301, { location: `http://inside.example.test:${source.port}/clip.mp4` }).end(),
+    );
     // Only the first hop's server is let through; every later hop meets the production policy.
     const options = {
       addressPolicy: (address: string) => address === '127.0.0.1' || publicAddressesOnly(address),
@@ -303,15 +305,13 @@ describe('downloadSource: limits and failures', () => {
     expect(error.reason).toBe('network');
   });
 
-  it.each([
-    ['ftp://127.0.0.1/clip.mp4'],
-    ['file:///etc/passwd'],
-    ['not a url'],
-    ['http://user:pass@127.0.0.1/clip.mp4'],
-  ])('refuses %s as a bad URL', async (url) => {
-    const { error } = await failure(permissive, url);
-    expect(error.reason).toBe('bad-url');
-  });
+  it.each([['ftp://127.0.0.1/clip.mp4'], ['file:///etc/passwd'], ['not a url'], ['http://user:pass@127.0.0.1/clip.mp4']])(
+    'refuses %s as a bad URL',
+    async (url) => {
+      const { error } = await failure(permissive, url);
+      expect(error.reason).toBe('bad-url');
+    },
+  );
 
   it('reports a name that does not resolve', async () => {
     const { error } = await failure(strict, 'http://nowhere.example.test/clip.mp4', { resolve: tableResolver({}) });

@@ -105,7 +105,10 @@ describe('SourceFileGetType 2 through the service', () => {
       expect(await status(service, id)).toBe(4);
       const reason = (await service.context.stores.videos.get(id))!.statusReason;
       expect(reason).toMatch(/^too-slow: \d+ bytes in the last 500 ms, under the floor of 100 bytes\/s$/);
-      expect(lines.find((line) => line.message === 'processing job failed' && line.videoId === id)).toMatchObject({ kind: 'download', reason });
+      expect(lines.find((line) => line.message === 'processing job failed' && line.videoId === id)).toMatchObject({
+        kind: 'download',
+        reason,
+      });
     } finally {
       await service.stop(true);
       trickle.closeAllConnections();

@@ -102,22 +102,33 @@ describe('GET /metrics', () => {
     ];
     const service = await start({ apps, env: { SOURCE_URL_ALLOW_PRIVATE: '1', CALLBACK_MAX_ATTEMPTS: '1' } });
     const status = async (videoId: string) => (await service.context.stores.videos.get(videoId))!.status;
-    const final = (videoId: string) => until(() => status(videoId), (value) => ([1, 4, 7] as number[]).includes(value), `video ${videoId} to end`);
+    const final = (videoId: string) =>
+      until(
+        () => status(videoId),
+        (value) => ([1, 4, 7] as number[]).includes(value),
+        `video ${videoId} to end`,
+      );
 
     // app-a: one upload by tus and one download, both transcoded; app-b: a download whose source is missing.
     const uploaded = await registerVideo(service, 'app-a');
     await uploadWithClient(await openUploader(service, uploaded), clip);
     const register = async (appId: string, path: string) =>
-      (await service.post({ ...service.auth(appId), VideoTitle: 'remote', SourceFileGetType: '2', SourceFilePath: `${source}${path}` })).body.VideoId as string;
+      (await service.post({ ...service.auth(appId), VideoTitle: 'remote', SourceFileGetType: '2', SourceFilePath: `${source}${path}` }))
+        .body.VideoId as string;
     const downloaded = await register('app-a', '/clip.mp4');
     const missing = await register('app-b', '/gone.mp4');
-    expect([await final(uploaded), await final(downloaded), await final(missing)]).toEqual([VideoStatus.Normal, VideoStatus.Normal, VideoStatus.DownloadFailed]);
+    expect([await final(uploaded), await final(downloaded), await final(missing)]).toEqual([
+      VideoStatus.Normal,
+      VideoStatus.Normal,
+      VideoStatus.DownloadFailed,
+    ]);
     // The H.264 clip reaches 1 with its remux; its one rung (240P) is a transcode job of its own after that.
     await Promise.all([waitForLadder(service.db, uploaded), waitForLadder(service.db, downloaded)]);
 
     const { text, values } = await until(
       () => scrape(service.address),
-      ({ values }) => values.get('ovu_callbacks_sent_total{app_id="app-a"}') === 2 && values.get('ovu_callbacks_given_up_total{app_id="app-b"}') === 1,
+      ({ values }) =>
+        values.get('ovu_callbacks_sent_total{app_id="app-a"}') === 2 && values.get('ovu_callbacks_given_up_total{app_id="app-b"}') === 1,
       'the callbacks',
     );
     expect(delivered).toHaveLength(2);
@@ -133,21 +144,24 @@ describe('GET /metrics', () => {
       'ovu_jobs_queued{kind="transcode"}': 0,
       'ovu_jobs_running{kind="download"}': 0,
       'ovu_jobs_running{kind="transcode"}': 0,
-      'ovu_jobs_oldest_queued_age_seconds': 0,
-      'ovu_ffmpeg_processes': 0,
+      ovu_jobs_oldest_queued_age_seconds: 0,
+      ovu_ffmpeg_processes: 0,
     });
     expect(values.get('ovu_job_duration_seconds_count{kind="download",outcome="done"}')).toBe(1);
     expect(values.get('ovu_job_duration_seconds_count{kind="download",outcome="failed"}')).toBe(1);
     expect(values.get('ovu_job_duration_seconds_count{kind="transcode",outcome="done"}')).toBe(4);
     expect(values.get('ovu_job_duration_seconds_sum{kind="transcode",outcome="done"}')).toBeGreaterThan(0);
     expect(values.get('ovu_http_request_duration_seconds_count{route="/Api/Video/Post",status_class="2xx"}')).toBe(3);
-    expect(values.get('ovu_http_request_duration_seconds_count{route="/UploadWidget/files/*",status_class="2xx"}')).toBeGreaterThanOrEqual(2);
+    expect(values.get('ovu_http_request_duration_seconds_count{route="/UploadWidget/files/*",status_class="2xx"}')).toBeGreaterThanOrEqual(
+      2,
+    );
     expect(values.get('ovu_http_request_duration_seconds_bucket{le="+Inf",route="/UploadWidget/Upload",status_class="2xx"}')).toBe(1);
     // The default process metrics.
     expect(values.get('process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(values.has('nodejs_eventloop_lag_seconds')).toBe(true);
     // No label names a video, a user, a path or a URL.
-    for (const unbounded of [uploaded, downloaded, missing, source, accepting, service.dataDir, 'createUser']) expect(text).not.toContain(unbounded);
+    for (const unbounded of [uploaded, downloaded, missing, source, accepting, service.dataDir, 'createUser'])
+      expect(text).not.toContain(unbounded);
   }, 120_000);
 
   it('counts a PATCH being received as an upload in progress, and its bytes as they arrive', async () => {
@@ -156,7 +170,13 @@ describe('GET /metrics', () => {
     const uploadUrl = (await tusCreate(boot.tusEndpoint, boot.ticket, 1000)).headers.get('location')!;
     const patch = request(uploadUrl, {
       method: 'PATCH',
-      headers: { 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream', 'Content-Length': '1000', [TICKET_HEADER]: boot.ticket },
+      headers: {
+        'Tus-Resumable': '1.0.0',
+        'Upload-Offset': '0',
+        'Content-Type': 'application/offset+octet-stream',
+        'Content-Length': '1000',
+        [TICKET_HEADER]: boot.ticket,
+      },
     });
     patch.on('error', () => {});
     patch.write(Buffer.alloc(400));
@@ -167,12 +187,19 @@ describe('GET /metrics', () => {
     );
     expect(values.get('ovu_uploads_in_progress{app_id="app-a"}')).toBe(1);
     patch.destroy();
-    await until(() => scrape(service.address), ({ values }) => values.get('ovu_uploads_in_progress{app_id="app-a"}') === 0, 'the PATCH to end');
+    await until(
+      () => scrape(service.address),
+      ({ values }) => values.get('ovu_uploads_in_progress{app_id="app-a"}') === 0,
+      'the PATCH to end',
+    );
   });
 
   it('answers 401 without the OPS_TOKEN Bearer, and to everyone when OPS_TOKEN is unset', async () => {
     const service = await start();
-    for (const headers of [{}, { Authorization: `Bearer ${OPS_TOKEN}0` }, { Authorization: `Basic ${OPS_TOKEN}` }] as Record<string, string>[]) {
+    for (const headers of [{}, { Authorization: `Bearer ${OPS_TOKEN}0` }, { Authorization: `Basic ${OPS_TOKEN}` }] as Record<
+      string,
+      string
+    >[]) {
       const res = await fetch(`${service.address}/metrics`, { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="operator"');
@@ -218,9 +245,19 @@ describe('queue figures', () => {
       await stores.jobs.enqueue({ videoId: videos[2]!.id, appId: 'app-a', kind: 'download' }, now - 10_000);
       await stores.jobs.enqueue({ videoId: videos[3]!.id, appId: 'app-a', kind: 'transcode' }, now - 5_000);
       await stores.jobs.claim(now, now + 60_000); // the oldest runs now
-      expect(await stores.jobs.queueFigures()).toEqual({ queued: { download: 2, transcode: 1 }, running: { download: 1, transcode: 0 }, oldestQueuedAt: now - 30_000 });
+      expect(await stores.jobs.queueFigures()).toEqual({
+        queued: { download: 2, transcode: 1 },
+        running: { download: 1, transcode: 0 },
+        oldestQueuedAt: now - 30_000,
+      });
 
-      const metrics = new ServiceMetrics({ queueFigures: () => stores.jobs.queueFigures(), mediaToolsRunning: () => 0, poolUse: () => stores.poolUse(), now: () => now, log: silentLogger });
+      const metrics = new ServiceMetrics({
+        queueFigures: () => stores.jobs.queueFigures(),
+        mediaToolsRunning: () => 0,
+        poolUse: () => stores.poolUse(),
+        now: () => now,
+        log: silentLogger,
+      });
       const values = samples(await metrics.registry.metrics());
       expect(values.get('ovu_jobs_queued{kind="download"}')).toBe(2);
       expect(values.get('ovu_jobs_queued{kind="transcode"}')).toBe(1);

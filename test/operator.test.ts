@@ -70,7 +70,12 @@ describe('GET /healthz and /readyz', () => {
     const service = await start({ log: createLogger((line) => lines.push(line)), env: { OPS_TOKEN } });
     rmSync(service.dataDir, { recursive: true, force: true });
     const details = { database: 'the database file is missing from DATA_DIR', storage: 'DATA_DIR is not writable (ENOENT)', ffmpeg: 'ok' };
-    const wrong: Record<string, string>[] = [{}, { Authorization: `Bearer ${OPS_TOKEN}x` }, { Authorization: OPS_TOKEN }, { Authorization: `Basic ${OPS_TOKEN}` }];
+    const wrong: Record<string, string>[] = [
+      {},
+      { Authorization: `Bearer ${OPS_TOKEN}x` },
+      { Authorization: OPS_TOKEN },
+      { Authorization: `Basic ${OPS_TOKEN}` },
+    ];
     for (const headers of wrong) {
       const res = await fetch(`${service.address}/readyz`, { headers });
       const text = await res.text();

@@ -29,7 +29,8 @@ describe("the packed package's README.md", () => {
     expect(shipped.split('\n').length).toBeLessThanOrEqual(150);
     expect(shipped).not.toBe(readFileSync(resolve(root, 'README.md'), 'utf8'));
     expect(shipped).not.toMatch(/\{\{\w+\}\}/);
-    for (const heading of ['## Install', '## The script tag', '## The module', '## Events and the promise', '## Options', '## The SDK']) expect(shipped).toContain(`\n${heading}\n`);
+    for (const heading of ['## Install', '## The script tag', '## The module', '## Events and the promise', '## Options', '## The SDK'])
+      expect(shipped).toContain(`\n${heading}\n`);
   });
 
   // Measured again now, from the same build: a figure typed by hand would differ as soon as the widget changes.
@@ -50,7 +51,10 @@ describe("the packed package's README.md", () => {
         broken.push(`${link}: not a full URL into ${repository}`);
         continue;
       }
-      const [path = '', anchor] = link.slice(repository.length).replace(/^\/blob\/main\//, '').split('#');
+      const [path = '', anchor] = link
+        .slice(repository.length)
+        .replace(/^\/blob\/main\//, '')
+        .split('#');
       const file = resolve(root, path);
       if (path && !existsSync(file)) broken.push(`${link}: no ${path} in the repository`);
       else if (anchor && !anchors(readFileSync(file, 'utf8')).has(anchor)) broken.push(`${link}: no such heading in ${path}`);

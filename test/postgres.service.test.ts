@@ -12,7 +12,10 @@ let service: TestService;
 const logLines: string[] = [];
 beforeAll(async () => {
   postgres = await startPostgres();
-  service = await startTestService({ env: { DATABASE_URL: await postgres.newDatabase() }, log: createLogger((line) => logLines.push(line)) });
+  service = await startTestService({
+    env: { DATABASE_URL: await postgres.newDatabase() },
+    log: createLogger((line) => logLines.push(line)),
+  });
 }, 60_000);
 afterAll(async () => {
   await service?.stop(true);
@@ -43,7 +46,12 @@ describe('the service on PostgreSQL', () => {
   });
 
   it('queues the download of a type-2 video with its registration', async () => {
-    const reply = await service.post({ ...service.auth(), VideoTitle: 'remote', SourceFileGetType: '2', SourceFilePath: 'http://127.0.0.1:9/a.mp4' });
+    const reply = await service.post({
+      ...service.auth(),
+      VideoTitle: 'remote',
+      SourceFileGetType: '2',
+      SourceFilePath: 'http://127.0.0.1:9/a.mp4',
+    });
     const id = reply.body.VideoId;
     // Port 9 refuses, so the queued download runs and fails: status 4, as on SQLite.
     for (let tries = 0; tries < 200; tries++) {
@@ -73,7 +81,10 @@ describe('the service on PostgreSQL', () => {
   it('answers 114 in every channel while the database is down (upload page, tus, SOAP PostResult), logging one line for the outage and one for its end', async () => {
     // An earlier outage in this file has ended (its line logged) before this one starts.
     await waitUntil('the end of any earlier outage', 15_000, () =>
-      logLines.filter((line) => line.includes('database outage')).length === logLines.filter((line) => line.includes('database back')).length ? true : undefined,
+      logLines.filter((line) => line.includes('database outage')).length ===
+      logLines.filter((line) => line.includes('database back')).length
+        ? true
+        : undefined,
     );
     const logged = logLines.length;
     const videoId = await registerVideo(service);
@@ -87,7 +98,11 @@ describe('the service on PostgreSQL', () => {
       expect(created.status).toBe(503);
       expect(resultCode(created.body)).toBe('114');
 
-      const soap = await soapPost(service, envelope(ENV_11, postElement(service.auth(), { VideoTitle: 'soap', SourceFileGetType: '1' })), SOAP_11_HEADERS);
+      const soap = await soapPost(
+        service,
+        envelope(ENV_11, postElement(service.auth(), { VideoTitle: 'soap', SourceFileGetType: '1' })),
+        SOAP_11_HEADERS,
+      );
       expect(soap.status).toBe(200);
       expect(soap.text).not.toContain('Fault');
       expect([elementText(soap.text, 'ResultCode'), elementText(soap.text, 'ResultMessage')]).toEqual(['114', 'Database Unavailable']);
@@ -96,9 +111,15 @@ describe('the service on PostgreSQL', () => {
       expect([api.status, api.body.AuthMsg.ResultCode]).toEqual([503, '114']);
     });
     // Back without a restart: the same page opens and SOAP registers.
-    await waitUntil('the end of the outage in the log', 15_000, () => (logLines.slice(logged).some((line) => line.includes('database back')) ? true : undefined));
+    await waitUntil('the end of the outage in the log', 15_000, () =>
+      logLines.slice(logged).some((line) => line.includes('database back')) ? true : undefined,
+    );
     expect((await getPage(service, pageQuery(service, videoId))).status).toBe(200);
-    const soap = await soapPost(service, envelope(ENV_11, postElement(service.auth(), { VideoTitle: 'soap', SourceFileGetType: '1' })), SOAP_11_HEADERS);
+    const soap = await soapPost(
+      service,
+      envelope(ENV_11, postElement(service.auth(), { VideoTitle: 'soap', SourceFileGetType: '1' })),
+      SOAP_11_HEADERS,
+    );
     expect(elementText(soap.text, 'ResultCode')).toBe('1');
 
     const lines = logLines.slice(logged).filter((line) => !line.includes('"message":"request"'));

@@ -25,7 +25,10 @@ async function contextOn(dataDir: string): Promise<ServiceContext> {
 const ONE_SLOT = { concurrency: 1, appMaxRunning: 1 };
 
 function startWorker(service: ServiceContext, transcode: JobRunner): ProcessingWorker {
-  const worker = new ProcessingWorker(service, { pools: { download: ONE_SLOT, transcode: ONE_SLOT }, runners: { download: transcode, transcode } });
+  const worker = new ProcessingWorker(service, {
+    pools: { download: ONE_SLOT, transcode: ONE_SLOT },
+    runners: { download: transcode, transcode },
+  });
   worker.start();
   cleanups.push(() => worker.stop());
   return worker;
@@ -58,7 +61,10 @@ const finishes: JobRunner = async (service, video) => {
 
 describe('a running job whose holder died', () => {
   it('is taken up by another worker once its lease runs out, and finished there', async () => {
-    const { contexts: [dead, alive], video } = await twoInstancesAndAJob();
+    const {
+      contexts: [dead, alive],
+      video,
+    } = await twoInstancesAndAJob();
     // The holder claims the job and starts the step, then dies: nothing renews its lease.
     const claimedAt = Date.now();
     await dead.stores.jobs.claim(claimedAt, claimedAt + LEASE_MS);
@@ -78,7 +84,10 @@ describe('a running job whose holder died', () => {
   });
 
   it('stops a holder that finds its lease taken back, which then writes nothing', async () => {
-    const { contexts: [slow, other], video } = await twoInstancesAndAJob();
+    const {
+      contexts: [slow, other],
+      video,
+    } = await twoInstancesAndAJob();
     let stoppedWith: unknown;
     startWorker(slow, async (_service, _video, signal) => {
       await new Promise((stopped) => signal.addEventListener('abort', stopped));

@@ -51,8 +51,10 @@ async function until<T>(read: () => Promise<T | undefined>, what: string): Promi
 }
 
 type Db = Kysely<Schema>;
-const statusOf = async (db: Db, id: string) => (await db.selectFrom('videos').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
-const jobOf = (db: Db, id: string) => db.selectFrom('jobs').select(['state', 'attempts', 'last_error']).where('video_id', '=', id).executeTakeFirstOrThrow();
+const statusOf = async (db: Db, id: string) =>
+  (await db.selectFrom('videos').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+const jobOf = (db: Db, id: string) =>
+  db.selectFrom('jobs').select(['state', 'attempts', 'last_error']).where('video_id', '=', id).executeTakeFirstOrThrow();
 
 /** What a crash mid-transcode leaves in `dataDir`: a video in `status` and its job still 'running', no worker. */
 async function crashLeftRunningJob(dataDir: string, status: VideoStatus, attempts = 1): Promise<string> {
@@ -60,7 +62,10 @@ async function crashLeftRunningJob(dataDir: string, status: VideoStatus, attempt
   const videoId = await insertVideo(crashed, status, 'source.mp4');
   await crashed.stores.close();
   const database = await openTestDatabase(dataDir);
-  await database.db.insertInto('jobs').values({ video_id: videoId, app_id: 'app-a', kind: 'transcode', state: 'running', attempts, created_at: 0, updated_at: 0 }).execute();
+  await database.db
+    .insertInto('jobs')
+    .values({ video_id: videoId, app_id: 'app-a', kind: 'transcode', state: 'running', attempts, created_at: 0, updated_at: 0 })
+    .execute();
   await database.close();
   return videoId;
 }
@@ -148,19 +153,22 @@ describe('two workers on one database (as two processes would be)', () => {
     const runs = new Map<string, number>();
     const inFlight = [0, 0];
     const peak = [0, 0];
-    const runner = (worker: number): JobRunner => async (service, video) => {
-      runs.set(video.id, (runs.get(video.id) ?? 0) + 1);
-      peak[worker] = Math.max(peak[worker]!, ++inFlight[worker]!);
-      await new Promise((wake) => setTimeout(wake, 15));
-      inFlight[worker]!--;
-      await markProcessed(service, video.id, [VideoStatus.Transcoding], VideoStatus.Normal);
-    };
+    const runner =
+      (worker: number): JobRunner =>
+      async (service, video) => {
+        runs.set(video.id, (runs.get(video.id) ?? 0) + 1);
+        peak[worker] = Math.max(peak[worker]!, ++inFlight[worker]!);
+        await new Promise((wake) => setTimeout(wake, 15));
+        inFlight[worker]!--;
+        await markProcessed(service, video.id, [VideoStatus.Transcoding], VideoStatus.Normal);
+      };
     const ids: string[] = [];
     for (let n = 0; n < 16; n++) ids.push(await insertVideo(contexts[0]!, VideoStatus.WaitingForTranscoding));
     for (const id of ids) await enqueueJob(contexts[0]!, id, 'transcode');
 
     const workers = contexts.map(
-      (context, index) => new ProcessingWorker(context, {
+      (context, index) =>
+        new ProcessingWorker(context, {
           // One app's jobs only here: it may take both slots of each worker.
           pools: { download: TWO_SLOTS, transcode: TWO_SLOTS },
           runners: { download: runner(index), transcode: runner(index) },
@@ -168,7 +176,10 @@ describe('two workers on one database (as two processes would be)', () => {
     );
     for (const worker of workers) worker.start();
     try {
-      await until(async () => ((await Promise.all(ids.map((id) => statusOf(db, id)))).every((status) => status === 1) ? true : undefined), 'every video in status 1');
+      await until(
+        async () => ((await Promise.all(ids.map((id) => statusOf(db, id)))).every((status) => status === 1) ? true : undefined),
+        'every video in status 1',
+      );
     } finally {
       for (const worker of workers) await worker.stop();
     }
@@ -186,16 +197,20 @@ describe("two workers with the default pools on one database: one app's 100 queu
     const dataDir = mkdtempSync(join(tmpdir(), 'ovu-test-'));
     const contexts = [await contextOn(dataDir), await contextOn(dataDir)];
     const started: { worker: number; appId: string }[] = [];
-    const busy = (worker: number): JobRunner => async (_service, video, signal) => {
-      started.push({ worker, appId: video.appId });
-      await new Promise((_done, fail) => signal.addEventListener('abort', () => fail(signal.reason)));
-    };
+    const busy =
+      (worker: number): JobRunner =>
+      async (_service, video, signal) => {
+        started.push({ worker, appId: video.appId });
+        await new Promise((_done, fail) => signal.addEventListener('abort', () => fail(signal.reason)));
+      };
     const queue = async (appId: string) => {
       const video = newVideo({ appId, status: VideoStatus.WaitingForTranscoding });
       await contexts[0]!.stores.videos.insert(video);
       await enqueueJob(contexts[0]!, video.id, 'transcode');
     };
-    const workers = contexts.map((context, index) => new ProcessingWorker(context, { runners: { download: busy(index), transcode: busy(index) } }));
+    const workers = contexts.map(
+      (context, index) => new ProcessingWorker(context, { runners: { download: busy(index), transcode: busy(index) } }),
+    );
     try {
       for (let n = 0; n < 100; n++) await queue('app-a');
       for (const worker of workers) worker.start();
@@ -203,7 +218,12 @@ describe("two workers with the default pools on one database: one app's 100 queu
       await queue('app-b');
       await until(async () => (started.some((run) => run.appId === 'app-b') ? true : undefined), "app-b's first job");
       // Each worker ran one of app-a's jobs (its share of 2 slots) and kept the other for app-b.
-      expect(started.filter((run) => run.appId === 'app-a').map((run) => run.worker).sort()).toEqual([0, 1]);
+      expect(
+        started
+          .filter((run) => run.appId === 'app-a')
+          .map((run) => run.worker)
+          .sort(),
+      ).toEqual([0, 1]);
       expect(started).toHaveLength(3);
     } finally {
       for (const worker of workers) await worker.stop();

@@ -38,9 +38,27 @@ async function makeClip(
   const { width = 640, height = 360, seconds = 6, gop = 50, preset = 'ultrafast', extra = [] } = options;
   const file = join(work, name);
   await ffmpeg(
-    '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=25:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-    '-c:v', 'libx264', '-preset', preset, '-g', String(gop), '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', ...extra, file,
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${width}x${height}:rate=25:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    preset,
+    '-g',
+    String(gop),
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    ...extra,
+    file,
   );
   return file;
 }
@@ -65,13 +83,26 @@ async function videoPacketsHash(target: string): Promise<string> {
 
 /** Frames a player shows (the edit list applied), counted by decoding. */
 async function shownFrames(target: string): Promise<number> {
-  return Number((await ffprobe(target, '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0')).trim());
+  return Number(
+    (await ffprobe(target, '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0')).trim(),
+  );
 }
 
 /** When each frame is shown, in seconds, in order. */
 async function framePresentationTimes(target: string): Promise<number[]> {
-  const text = await ffprobe(target, '-select_streams', 'v:0', '-show_entries', 'frame=pts_time', '-of', 'default=noprint_wrappers=1:nokey=1');
-  return text.split('\n').filter((line) => /^\d/.test(line)).map(Number);
+  const text = await ffprobe(
+    target,
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'frame=pts_time',
+    '-of',
+    'default=noprint_wrappers=1:nokey=1',
+  );
+  return text
+    .split('\n')
+    .filter((line) => /^\d/.test(line))
+    .map(Number);
 }
 
 async function register(): Promise<string> {
@@ -167,7 +198,8 @@ describe('a source browsers play', { timeout: LADDER_TIMEOUT_MS }, () => {
     expect(names).not.toContain('original.mp4');
     expect(names).toEqual(expect.arrayContaining(['720p.mp4', '480p.mp4', '360p.mp4', 'poster.jpg', 'upload.bin']));
     // The storage quota counts what is there: the rungs and the pictures, not the removed remux.
-    const counted = (await service.db.selectFrom('videos').select('rendition_bytes').where('id', '=', videoId).executeTakeFirstOrThrow()).rendition_bytes;
+    const counted = (await service.db.selectFrom('videos').select('rendition_bytes').where('id', '=', videoId).executeTakeFirstOrThrow())
+      .rendition_bytes;
     const kept = names.filter((name) => name !== 'upload.bin');
     const sizes = await Promise.all(kept.map(async (name) => (await storedMedia(service, videoId, name))!.length));
     expect(Number(counted)).toBe(sizes.reduce((sum, size) => sum + size, 0));
@@ -210,7 +242,10 @@ describe('sources that are not remuxed as they are', { timeout: LADDER_TIMEOUT_M
     const remux = join(work, 'mute-remux.mp4');
     writeFileSync(remux, Buffer.from(await (await fetch(first.VideoPlayFile[0]!.VideoURL)).arrayBuffer()));
     expect((await probeJson(remux)).streams.map((stream) => stream.codec_type)).toEqual(['video']);
-    expect(warnings).toContainEqual({ message: 'audio left out of the play files', fields: expect.objectContaining({ videoId, reason: expect.stringMatching(/codec/i) }) });
+    expect(warnings).toContainEqual({
+      message: 'audio left out of the play files',
+      fields: expect.objectContaining({ videoId, reason: expect.stringMatching(/codec/i) }),
+    });
 
     // The rungs, encoded, leave it out too rather than failing.
     await waitForLadder(service.db, videoId);
@@ -245,7 +280,10 @@ describe('the remux plays as the source does', { timeout: LADDER_TIMEOUT_MS }, (
     const plain = await makeClip('landscape.mp4');
     const turned = join(work, 'turned.mp4');
     await ffmpeg('-i', plain, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', turned);
-    const rotation = async (file: string) => (await probeJson(file)).streams.find((stream) => stream.codec_type === 'video')!.side_data_list?.find((side) => side.rotation !== undefined)?.rotation;
+    const rotation = async (file: string) =>
+      (await probeJson(file)).streams
+        .find((stream) => stream.codec_type === 'video')!
+        .side_data_list?.find((side) => side.rotation !== undefined)?.rotation;
     expect(Math.abs((await rotation(turned)) ?? 0)).toBe(90);
     const remux = await remuxOf(turned);
     expect(await rotation(remux)).toBe(await rotation(turned));
@@ -255,7 +293,21 @@ describe('the remux plays as the source does', { timeout: LADDER_TIMEOUT_MS }, (
     const steady = await makeClip('steady.mp4');
     const gappy = join(work, 'vfr.mp4');
     // Frames 20 to 59 dropped: 1.6 s with no new picture, as a phone writes when it stalls.
-    await ffmpeg('-i', steady, '-vf', "select='not(between(n,20,59))'", '-vsync', 'vfr', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'copy', gappy);
+    await ffmpeg(
+      '-i',
+      steady,
+      '-vf',
+      "select='not(between(n,20,59))'",
+      '-vsync',
+      'vfr',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-c:a',
+      'copy',
+      gappy,
+    );
     const remux = await remuxOf(gappy);
     const times = await framePresentationTimes(remux);
     expect(times).toEqual(await framePresentationTimes(gappy));

@@ -43,9 +43,15 @@ async function register(target: TestService, fields: Record<string, string> = {}
 }
 
 /** What the upload does once the last byte is on disk: the source in the media folder, then the step 8 → 5. */
-async function storeSource(target: TestService, videoId: string, file: string, needHandleSpecial = false, name = 'source.mp4'): Promise<void> {
+async function storeSource(
+  target: TestService,
+  videoId: string,
+  file: string,
+  needHandleSpecial = false,
+  name = 'source.mp4',
+): Promise<void> {
   await placeMedia(target, videoId, name, file);
-  expect((await markSourceStored(target.context, videoId, name, { needHandleSpecial }))).toBe(true);
+  expect(await markSourceStored(target.context, videoId, name, { needHandleSpecial })).toBe(true);
 }
 
 async function waitForStatus(target: TestService, videoId: string, ends: readonly number[] = [1, 4, 7]): Promise<Video> {

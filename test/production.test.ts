@@ -1,5 +1,18 @@
 import { execFile, spawn } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { request } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,7 +33,17 @@ import { openUploader, registerVideo, tusCreate, tusHead, type ServiceClient } f
  */
 const ROOT = resolve(import.meta.dirname, '..');
 /** What a clone holds that the build and start read (node_modules is linked, not copied). */
-const CHECKOUT = ['src', 'demo', 'scripts', 'README.md', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.base.json', 'vite.config.ts'];
+const CHECKOUT = [
+  'src',
+  'demo',
+  'scripts',
+  'README.md',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.base.json',
+  'vite.config.ts',
+];
 
 const work = mkdtempSync(join(tmpdir(), 'ovu-production-'));
 const clone = join(work, 'clone');
@@ -100,7 +123,9 @@ function startPatch(uploadUrl: string, ticket: string, sent: Buffer): void {
 
 /** The JSON (exec) form of a Dockerfile instruction, e.g. the HEALTHCHECK's `CMD [...]`. */
 function dockerfileCommand(instruction: 'HEALTHCHECK' | 'CMD'): string[] {
-  const line = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').split('\n').find((text) => text.startsWith(`${instruction} `))!;
+  const line = readFileSync(join(ROOT, 'Dockerfile'), 'utf8')
+    .split('\n')
+    .find((text) => text.startsWith(`${instruction} `))!;
   return JSON.parse(line.slice(line.indexOf('CMD [') + 4)) as string[];
 }
 
@@ -133,7 +158,8 @@ describe('npm start', () => {
 
   it('runs from a production install with no dev dependency and no rebuild, and keeps an interrupted upload across SIGTERM', async () => {
     await promisify(execFile)('sh', [join(clone, 'scripts/production-install.sh'), target]);
-    for (const devOnly of ['tsx', 'vite', 'esbuild', 'typescript', 'vitest']) expect(existsSync(join(target, 'node_modules', devOnly))).toBe(false);
+    for (const devOnly of ['tsx', 'vite', 'esbuild', 'typescript', 'vitest'])
+      expect(existsSync(join(target, 'node_modules', devOnly))).toBe(false);
     expect(existsSync(join(target, 'src'))).toBe(false);
 
     const port = await freePort();
@@ -164,7 +190,9 @@ describe('npm start', () => {
     try {
       await second.waitFor(/service listening/);
       expect((await tusHead(uploadUrl, boot.ticket)).headers.get('upload-offset')).toBe(String(sent.length));
-      const reply = await (await fetch(`${service.address}/Api/Video/Get?${new URLSearchParams({ ...service.auth(), Id: videoId })}`)).json();
+      const reply = await (
+        await fetch(`${service.address}/Api/Video/Get?${new URLSearchParams({ ...service.auth(), Id: videoId })}`)
+      ).json();
       expect(reply.Video.Id).toBe(videoId);
     } finally {
       second.stop('SIGINT');
@@ -175,7 +203,11 @@ describe('npm start', () => {
 
   it('runs the demo from the production install and frees both ports on SIGTERM to npm', async () => {
     const [servicePort, demoPort] = [await freePort(), await freePort()];
-    const demo = npm(['run', 'demo'], target, { SERVICE_PORT: String(servicePort), DEMO_PORT: String(demoPort), DEMO_DATA_DIR: join(work, 'demo') });
+    const demo = npm(['run', 'demo'], target, {
+      SERVICE_PORT: String(servicePort),
+      DEMO_PORT: String(demoPort),
+      DEMO_DATA_DIR: join(work, 'demo'),
+    });
     await demo.waitFor(/Demo app:/);
     expect((await fetch(`http://localhost:${demoPort}/`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${servicePort}/Scripts/UploadWidget/initUploadWidget.js`)).status).toBe(200);
@@ -187,29 +219,32 @@ describe('npm start', () => {
   }, 30_000);
 
   // The image runs the tree as a non-root user (USER node) with only DATA_DIR writable.
-  it.skipIf(process.getuid?.() !== 0)('runs from the production install as a user who may write only DATA_DIR, as the image does', async () => {
-    const nobody = 65534;
-    chmodSync(work, 0o755);
-    const userData = join(work, 'user-data');
-    mkdirSync(userData);
-    chownSync(userData, nobody, nobody);
-    const port = await freePort();
-    const [command, ...args] = dockerfileCommand('CMD');
-    const service = watchProcess(
-      spawn(command!, args, {
-        cwd: target,
-        uid: nobody,
-        gid: nobody,
-        env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: userData, APPS_FILE: appsFile },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }),
-    );
-    running.push(service);
-    await service.waitFor(/service listening/);
-    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
-    service.stop('SIGTERM');
-    expect(await service.exit).toBe(0);
-  });
+  it.skipIf(process.getuid?.() !== 0)(
+    'runs from the production install as a user who may write only DATA_DIR, as the image does',
+    async () => {
+      const nobody = 65534;
+      chmodSync(work, 0o755);
+      const userData = join(work, 'user-data');
+      mkdirSync(userData);
+      chownSync(userData, nobody, nobody);
+      const port = await freePort();
+      const [command, ...args] = dockerfileCommand('CMD');
+      const service = watchProcess(
+        spawn(command!, args, {
+          cwd: target,
+          uid: nobody,
+          gid: nobody,
+          env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: userData, APPS_FILE: appsFile },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
+      running.push(service);
+      await service.waitFor(/service listening/);
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      service.stop('SIGTERM');
+      expect(await service.exit).toBe(0);
+    },
+  );
 
   it('is what the Dockerfile builds and runs', () => {
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
@@ -229,7 +264,9 @@ describe('npm start', () => {
       const start = watchProcess(spawn(process.execPath, ['scripts/start.mjs'], { cwd: target, stdio: ['ignore', 'pipe', 'pipe'] }));
       expect(await start.exit).toBe(1);
       expect(start.lines).toHaveLength(1);
-      expect(JSON.parse(start.lines[0]!).message).toMatch(/^cannot start: dist\/server\/main.js is missing and the build tools \(tsx, vite, esbuild, typescript\) are not installed; run `npm install && npm run build`/);
+      expect(JSON.parse(start.lines[0]!).message).toMatch(
+        /^cannot start: dist\/server\/main.js is missing and the build tools \(tsx, vite, esbuild, typescript\) are not installed; run `npm install && npm run build`/,
+      );
     } finally {
       renameSync(join(target, 'dist.away'), join(target, 'dist'));
     }

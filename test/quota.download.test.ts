@@ -40,7 +40,13 @@ afterAll(async () => {
 });
 
 async function postDownload(appId: string, file: string) {
-  return service.post({ ...service.auth(appId), VideoTitle: file, CreateUser: 'pat', SourceFileGetType: '2', SourceFilePath: `${sourceOrigin}/${file}` });
+  return service.post({
+    ...service.auth(appId),
+    VideoTitle: file,
+    CreateUser: 'pat',
+    SourceFileGetType: '2',
+    SourceFilePath: `${sourceOrigin}/${file}`,
+  });
 }
 
 /** The video once its download has ended (stored and on to transcoding, or failed). */

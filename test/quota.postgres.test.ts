@@ -30,7 +30,8 @@ afterAll(async () => {
   await postgres?.stop();
 });
 
-const list = (service: TestService, appId: string) => service.get('/Api/Video/GetUserVideoList', { ...service.auth(appId, clock), createUser: 'pat' });
+const list = (service: TestService, appId: string) =>
+  service.get('/Api/Video/GetUserVideoList', { ...service.auth(appId, clock), createUser: 'pat' });
 
 describe('a quota shared by two instances on PostgreSQL', () => {
   it('counts requests to either instance against one bucket', async () => {

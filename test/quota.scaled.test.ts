@@ -44,7 +44,10 @@ describe('requestsPerSecond on the web API', () => {
     const refused = await list('rest');
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
-    expect(refused.body.AuthMsg).toEqual({ ResultCode: '116', ResultMessage: expect.stringMatching(/^Too Many Requests: over the app's requestsPerSecond quota/) });
+    expect(refused.body.AuthMsg).toEqual({
+      ResultCode: '116',
+      ResultMessage: expect.stringMatching(/^Too Many Requests: over the app's requestsPerSecond quota/),
+    });
     const post = await service.post({ ...service.auth('rest', clock), VideoTitle: 'one more', SourceFileGetType: '1' });
     expect([post.status, post.body.AuthMsg.ResultCode]).toEqual([429, '116']);
     const get = await service.get('/Api/Video/Get', { ...service.auth('rest', clock), Id: 'any' });
@@ -63,9 +66,13 @@ describe('requestsPerSecond on the web API', () => {
     for (let i = 0; i < 5; i++) expect((await list('free')).status).toBe(200);
   });
 
-  it('does not count requests that fail authentication, so a stranger cannot spend an app\'s tokens', async () => {
+  it("does not count requests that fail authentication, so a stranger cannot spend an app's tokens", async () => {
     for (let i = 0; i < 3; i++) {
-      const forged = await service.get('/Api/Video/GetUserVideoList', { ...service.auth('guarded', clock), Token: '0'.repeat(32), createUser: 'pat' });
+      const forged = await service.get('/Api/Video/GetUserVideoList', {
+        ...service.auth('guarded', clock),
+        Token: '0'.repeat(32),
+        createUser: 'pat',
+      });
       expect([forged.status, forged.body.AuthMsg.ResultCode]).toEqual([401, '104']);
     }
     expect((await list('guarded')).status).toBe(200);
@@ -92,7 +99,10 @@ describe('requestsPerSecond on SOAP', () => {
   it('answers HTTP 200 with a PostResult carrying 116', async () => {
     const call = () => {
       const auth = service.auth('soap', clock);
-      const body = postElement({ AppId: auth.AppId, Timestamp: auth.Timestamp, Token: auth.Token }, { VideoTitle: 'soap', SourceFileGetType: '1' });
+      const body = postElement(
+        { AppId: auth.AppId, Timestamp: auth.Timestamp, Token: auth.Token },
+        { VideoTitle: 'soap', SourceFileGetType: '1' },
+      );
       return soapPost(service, envelope(ENV_11, body), SOAP_11_HEADERS);
     };
     const first = await call();
@@ -125,7 +135,10 @@ describe('upload quotas on tus creation', () => {
     const refused = await tusCreate(two.boot!.tusEndpoint, two.boot!.ticket, 100);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(JSON.parse(refused.body).AuthMsg).toMatchObject({ ResultCode: '116', ResultMessage: expect.stringContaining('uploadsInFlight') });
+    expect(JSON.parse(refused.body).AuthMsg).toMatchObject({
+      ResultCode: '116',
+      ResultMessage: expect.stringContaining('uploadsInFlight'),
+    });
     // A new upload of the first video replaces its unfinished one: still one in flight.
     expect((await tusCreate(one.boot!.tusEndpoint, one.boot!.ticket, 100)).status).toBe(201);
   });
@@ -134,7 +147,9 @@ describe('upload quotas on tus creation', () => {
     const pages = await Promise.all([1, 2, 3, 4].map(() => openPage('racing')));
     const replies = await Promise.all(pages.map(({ boot }) => tusCreate(boot!.tusEndpoint, boot!.ticket, 100)));
     expect(replies.map((reply) => reply.status).sort()).toEqual([201, 429, 429, 429]);
-    expect(replies.filter((reply) => reply.status === 429).every((reply) => JSON.parse(reply.body).AuthMsg.ResultCode === '116')).toBe(true);
+    expect(replies.filter((reply) => reply.status === 429).every((reply) => JSON.parse(reply.body).AuthMsg.ResultCode === '116')).toBe(
+      true,
+    );
   });
 
   it('storageBytes: a creation that would pass the quota is 507/113, and a full quota refuses new videos', async () => {

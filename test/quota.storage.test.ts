@@ -32,7 +32,8 @@ describe('the storageBytes quota', () => {
   it('counts the renditions and pictures a transcode stored', async () => {
     const first = await registerVideo(service, 'stored');
     await uploadWithClient(await boot(first), source);
-    for (let tries = 0; tries < 600 && (await service.context.stores.videos.get(first))?.status !== 1; tries++) await new Promise((wake) => setTimeout(wake, 50));
+    for (let tries = 0; tries < 600 && (await service.context.stores.videos.get(first))?.status !== 1; tries++)
+      await new Promise((wake) => setTimeout(wake, 50));
     expect((await service.context.stores.videos.get(first))?.status).toBe(1);
 
     // The source leaves MARGIN bytes; the play files and poster take more than that.

@@ -81,7 +81,8 @@ describe('README.md', () => {
   });
 
   it('has TypeScript and page scripts that type-check against the packed package', () => {
-    if (!existsSync(resolve(root, 'dist/package/index.d.ts'))) throw new Error('dist/package is missing: run `npm run build && npm run pack:widget` first');
+    if (!existsSync(resolve(root, 'dist/package/index.d.ts')))
+      throw new Error('dist/package is missing: run `npm run build && npm run pack:widget` first');
     const files = snippetFiles(blocks);
     expect(Object.keys(files).length).toBeGreaterThanOrEqual(4);
     expect(typeCheck(files, READER)).toEqual([]);
@@ -97,7 +98,9 @@ describe('README.md', () => {
         // The loader as a browser runs it: it reads its own URL to find the service.
         const context: Record<string, unknown> = { URL, document: { currentScript: { src } } };
         runInNewContext(readFileSync(built, 'utf8'), context);
-        for (const global of inline.flatMap((script) => [...script.matchAll(/\b(Upload\w*Widget)\.openUpload\(/g)].map((match) => match[1]!)))
+        for (const global of inline.flatMap((script) =>
+          [...script.matchAll(/\b(Upload\w*Widget)\.openUpload\(/g)].map((match) => match[1]!),
+        ))
           expect(typeof (context[global] as { openUpload?: unknown } | undefined)?.openUpload, `${global} from ${path}`).toBe('function');
       }
     }
@@ -126,7 +129,12 @@ describe('README.md', () => {
 });
 
 describe('links in README.md and docs/', () => {
-  const pages = ['README.md', ...readdirSync(resolve(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+  const pages = [
+    'README.md',
+    ...readdirSync(resolve(root, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ];
 
   it.each(pages)('%s links only to files and headings that exist', (page) => {
     const text = readFileSync(resolve(root, page), 'utf8');
@@ -136,7 +144,8 @@ describe('links in README.md and docs/', () => {
       const [path, anchor] = link.split('#');
       const target = path ? resolve(root, dirname(page), path) : resolve(root, page);
       if (!existsSync(target)) broken.push(`${link}: no such file`);
-      else if (anchor && target.endsWith('.md') && !anchors(readFileSync(target, 'utf8')).has(anchor)) broken.push(`${link}: no such heading`);
+      else if (anchor && target.endsWith('.md') && !anchors(readFileSync(target, 'utf8')).has(anchor))
+        broken.push(`${link}: no such heading`);
     }
     expect(broken).toEqual([]);
   });

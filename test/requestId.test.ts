@@ -60,7 +60,12 @@ describe('X-Request-Id', () => {
     const boot = await openUploader(service, videoId);
     const sent = (id: string) => ({ 'X-Request-Id': id });
     const replies: [string, Response][] = [
-      ['api', await fetch(`${service.address}/Api/Video/Get?${new URLSearchParams({ ...service.auth(), Id: videoId })}`, { headers: sent('api-1') })],
+      [
+        'api',
+        await fetch(`${service.address}/Api/Video/Get?${new URLSearchParams({ ...service.auth(), Id: videoId })}`, {
+          headers: sent('api-1'),
+        }),
+      ],
       ['page', await fetch(`${service.address}/UploadWidget/Upload?${pageQuery(service, videoId)}`, { headers: sent('page-1') })],
       ['tus', await fetch(boot.tusEndpoint, { method: 'OPTIONS', headers: sent('tus-1') })],
       ['static', await fetch(`${service.address}/README.md`, { headers: sent('static-1') })],
@@ -108,7 +113,9 @@ describe('X-Request-Id', () => {
 
   it('is on the error page as "Reference: <id>", escaped, and in the failure message it posts to the loader', async () => {
     const id = 'ref-<b>&"1"';
-    const page = await getPage(service, pageQuery(service, await registerVideo(service), { token: '0'.repeat(32) }), { 'X-Request-Id': id });
+    const page = await getPage(service, pageQuery(service, await registerVideo(service), { token: '0'.repeat(32) }), {
+      'X-Request-Id': id,
+    });
     expect(page.status).toBe(401);
     expect(page.headers.get('x-request-id')).toBe(id);
     expect(page.html).toContain(`<p class="reference">Reference: ${escapeHtml(id)}</p>`);

@@ -60,6 +60,8 @@ describe('request log', () => {
     await new Promise((wake) => setTimeout(wake, 100));
     expect(lines).toEqual([]);
     expect(readConfig({ LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
-    expect(() => readConfig({ LOG_LEVEL: 'verbose' })).toThrow(new ConfigError('LOG_LEVEL must be one of debug, info, warn, error, got "verbose"'));
+    expect(() => readConfig({ LOG_LEVEL: 'verbose' })).toThrow(
+      new ConfigError('LOG_LEVEL must be one of debug, info, warn, error, got "verbose"'),
+    );
   });
 });

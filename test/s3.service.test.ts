@@ -17,7 +17,20 @@ import { makeTestVideo } from './support/media';
 import { startS3, type TestS3 } from './support/s3';
 import { startTestService, TEST_APPS, type TestService } from './support/service';
 import { startServiceProcess } from './support/serviceProcess';
-import { errorLine, getPage, makeNoisyVideo, openUploader, pageQuery, registerVideo, resultCode, sha256, tusCreate, tusHead, tusPatch, uploadWithClient } from './uploadHelpers';
+import {
+  errorLine,
+  getPage,
+  makeNoisyVideo,
+  openUploader,
+  pageQuery,
+  registerVideo,
+  resultCode,
+  sha256,
+  tusCreate,
+  tusHead,
+  tusPatch,
+  uploadWithClient,
+} from './uploadHelpers';
 
 // The whole service with its files in S3 (real OpenStack Swift on loopback), the database on SQLite.
 const MIB = 1024 * 1024;
@@ -253,7 +266,9 @@ describe('a bucket lost while the service runs', () => {
       expectNoInfrastructure(patched.body);
       // The upload page of the video whose upload is under way must read its offset from the bucket.
       const page = await getPage(service, pageQuery(service, midway.videoId));
-      expect(errorLine(page.html)).toBe('ErrorCode : 115, ErrorMessage : Storage Unavailable: the S3 bucket cannot be reached now; try again later');
+      expect(errorLine(page.html)).toBe(
+        'ErrorCode : 115, ErrorMessage : Storage Unavailable: the S3 bucket cannot be reached now; try again later',
+      );
       expectNoInfrastructure(page.html);
       const ready = await fetch(`${service.address}/readyz`);
       const readyText = await ready.text();
@@ -273,7 +288,13 @@ describe('a bucket lost while the service runs', () => {
         SourceFilePath: `http://127.0.0.1:${(source.address() as { port: number }).port}/clip.mp4`,
       });
       remote = registered.body.VideoId;
-      const attempted = () => service.db.selectFrom('jobs').select(['attempts', 'state']).where('video_id', '=', remote).where('kind', '=', 'download').executeTakeFirstOrThrow();
+      const attempted = () =>
+        service.db
+          .selectFrom('jobs')
+          .select(['attempts', 'state'])
+          .where('video_id', '=', remote)
+          .where('kind', '=', 'download')
+          .executeTakeFirstOrThrow();
       let seen = await attempted();
       for (let tries = 0; tries < 100 && !(seen.attempts >= 1 && seen.state === 'queued'); tries++) {
         await new Promise((wake) => setTimeout(wake, 100));
@@ -291,7 +312,9 @@ describe('a bucket lost while the service runs', () => {
     expect((await fetch(`${service.address}/readyz`)).status).toBe(200);
     await uploadWithClient(boot, clip);
     expect(await statusOf(other, [VideoStatus.Normal, VideoStatus.TranscodingFailed])).toBe(VideoStatus.Normal);
-    expect(await statusOf(remote, [VideoStatus.Normal, VideoStatus.DownloadFailed, VideoStatus.TranscodingFailed])).toBe(VideoStatus.Normal);
+    expect(await statusOf(remote, [VideoStatus.Normal, VideoStatus.DownloadFailed, VideoStatus.TranscodingFailed])).toBe(
+      VideoStatus.Normal,
+    );
     expect(sha256(await object(`media/${remote}/source.mp4`))).toBe(sha256(clip));
     source.close();
   }, 60_000);

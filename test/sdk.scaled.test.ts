@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCallbackReceiver, type CallbackReceiver, type ReceivedCallback } from '../e2e/support/callbackReceiver';
 import { listenLoopback, type LoopbackServer } from '../e2e/support/httpServer';
 import { callbackRequest } from '../src/server/callbacks/payload';
-import { ApiError, CallbackError, createClient, isApiError, isCallbackError, verifyCallback, type FetchLike, type VideoClient } from '../src/sdk';
+import {
+  ApiError,
+  CallbackError,
+  createClient,
+  isApiError,
+  isCallbackError,
+  verifyCallback,
+  type FetchLike,
+  type VideoClient,
+} from '../src/sdk';
 import { startTestService, type TestService } from './support/service';
 
 const APP = { appId: 'sdk-app', appSecret: 'secret-of-the-sdk-app-0123456789' };
@@ -76,7 +85,11 @@ describe('createClient', () => {
     expect(refused).toMatchObject({ name: 'ApiError', code: '104', status: 401 });
     expect(isApiError(refused)).toBe(true);
 
-    await expect(client.getVideo('no-such-video')).rejects.toMatchObject({ code: '105', status: 404, message: expect.stringContaining('Video Not Exist') });
+    await expect(client.getVideo('no-such-video')).rejects.toMatchObject({
+      code: '105',
+      status: 404,
+      message: expect.stringContaining('Video Not Exist'),
+    });
     await expect(client.listUserVideosByAId({ createUser: 'x', aId: 'not-readable' })).rejects.toMatchObject({ code: '108', status: 403 });
   });
 
@@ -95,10 +108,14 @@ describe('createClient', () => {
     expect(() => createClient({ baseUrl: 'localhost:8080', ...APP })).toThrow(/`baseUrl`/);
     const before = sent.length;
     await expect(client.listUserVideos({ createUser: 'u', pageSize: 0 })).rejects.toThrow(RangeError);
-    await expect(client.listUserVideos({ createUser: 'u', pageSize: 101 })).rejects.toThrow(/`pageSize` must be a whole number from 1 to 100/);
+    await expect(client.listUserVideos({ createUser: 'u', pageSize: 101 })).rejects.toThrow(
+      /`pageSize` must be a whole number from 1 to 100/,
+    );
     await expect(client.listUserVideos({ createUser: '' })).rejects.toThrow(/`createUser`/);
     await expect(client.postVideo({ VideoTitle: 'x', SourceFileGetType: 3 } as never)).rejects.toThrow(/SourceFileGetType/);
-    await expect(client.postVideo({ VideoTitle: 'x', SourceFileGetType: 1, Tag: 'typo' } as never)).rejects.toThrow(/`Tag` is not a field of the Post model/);
+    await expect(client.postVideo({ VideoTitle: 'x', SourceFileGetType: 1, Tag: 'typo' } as never)).rejects.toThrow(
+      /`Tag` is not a field of the Post model/,
+    );
     await expect(client.getVideo('')).rejects.toThrow(/`id`/);
     expect(sent.length).toBe(before);
   });
@@ -108,15 +125,21 @@ describe('verifyCallback', () => {
   /** A real callback: a type-2 video whose source answers 404 ends in status 4 and is reported. */
   let real: ReceivedCallback;
   beforeAll(async () => {
-    const videoId = await client.postVideo({ VideoTitle: 'gone', SourceFileGetType: 2, SourceFilePath: `http://127.0.0.1:${missingSource.port}/gone.mp4` });
+    const videoId = await client.postVideo({
+      VideoTitle: 'gone',
+      SourceFileGetType: 2,
+      SourceFilePath: `http://127.0.0.1:${missingSource.port}/gone.mp4`,
+    });
     real = await receiver.waitFor(videoId, undefined, 30_000);
   });
 
-  it('accepts the service\'s callback as raw string or bytes with Node headers, as fetch Headers, URLSearchParams or object', () => {
+  it("accepts the service's callback as raw string or bytes with Node headers, as fetch Headers, URLSearchParams or object", () => {
     const expected = { videoId: real.fields.VideoId, videoStatus: 4 };
     expect(verifyCallback(real.body, { ...APP, headers: real.headers })).toEqual(expected);
     expect(verifyCallback(Buffer.from(real.body), { ...APP, headers: real.headers })).toEqual(expected);
-    expect(verifyCallback(real.body, { ...APP, headers: new Headers({ 'X-Signature': String(real.headers['x-signature']) }) })).toEqual(expected);
+    expect(verifyCallback(real.body, { ...APP, headers: new Headers({ 'X-Signature': String(real.headers['x-signature']) }) })).toEqual(
+      expected,
+    );
     expect(verifyCallback(new URLSearchParams(real.body), { ...APP, headers: real.headers })).toEqual(expected);
     expect(verifyCallback(new URLSearchParams(real.body), { ...APP, allowUnsigned: true })).toEqual(expected);
     expect(verifyCallback(real.fields, { ...APP, headers: real.headers })).toEqual(expected);
@@ -139,16 +162,30 @@ describe('verifyCallback', () => {
     without.delete('Token');
     const signed = { ...APP, headers: real.headers };
     expect(refusal(() => verifyCallback(without, signed))).toMatchObject({ code: 'missing-field', field: 'Token' });
-    expect(refusal(() => verifyCallback(`${real.body}&VideoStatus=1`, signed))).toMatchObject({ code: 'duplicate-field', field: 'VideoStatus' });
+    expect(refusal(() => verifyCallback(`${real.body}&VideoStatus=1`, signed))).toMatchObject({
+      code: 'duplicate-field',
+      field: 'VideoStatus',
+    });
     expect(refusal(() => verifyCallback(real.body, { ...OTHER, headers: real.headers }))).toMatchObject({ code: 'wrong-app' });
-    expect(refusal(() => verifyCallback(real.body, { ...signed, appSecret: OTHER.appSecret }))).toMatchObject({ code: 'wrong-token', field: 'Token' });
+    expect(refusal(() => verifyCallback(real.body, { ...signed, appSecret: OTHER.appSecret }))).toMatchObject({
+      code: 'wrong-token',
+      field: 'Token',
+    });
 
     const forged = real.body.replace('VideoStatus=4', 'VideoStatus=1');
-    expect(refusal(() => verifyCallback(forged, { ...APP, headers: real.headers }))).toMatchObject({ code: 'bad-signature', field: 'X-Signature' });
-    expect(refusal(() => verifyCallback(real.body, { ...APP, headers: {} }))).toMatchObject({ code: 'bad-signature', message: expect.stringContaining('missing') });
+    expect(refusal(() => verifyCallback(forged, { ...APP, headers: real.headers }))).toMatchObject({
+      code: 'bad-signature',
+      field: 'X-Signature',
+    });
+    expect(refusal(() => verifyCallback(real.body, { ...APP, headers: {} }))).toMatchObject({
+      code: 'bad-signature',
+      message: expect.stringContaining('missing'),
+    });
 
     const old = callbackRequest(APP, 'v-1', 1, Date.now() - 601_000);
-    expect(refusal(() => verifyCallback(old.body, { ...APP, headers: { 'x-signature': old.signature } }))).toMatchObject({ code: 'stale-timestamp' });
+    expect(refusal(() => verifyCallback(old.body, { ...APP, headers: { 'x-signature': old.signature } }))).toMatchObject({
+      code: 'stale-timestamp',
+    });
     const fresh = callbackRequest(APP, 'v-1', 1, Date.now() + 590_000);
     expect(verifyCallback(fresh.body, { ...APP, headers: { 'x-signature': fresh.signature } })).toEqual({ videoId: 'v-1', videoStatus: 1 });
   });
@@ -162,14 +199,17 @@ describe('verifyCallback', () => {
     expect(verifyCallback(seen.body, { ...APP, allowUnsigned: true })).toEqual({ videoId: 'someone-elses-video', videoStatus: 1 });
   });
 
-  it('accepts only the spec\'s states 0 to 8 as VideoStatus, even when signed', () => {
+  it("accepts only the spec's states 0 to 8 as VideoStatus, even when signed", () => {
     for (const status of [0, 8]) {
       const genuine = callbackRequest(APP, 'v-1', status, Date.now());
       expect(verifyCallback(genuine.body, { ...APP, headers: { 'x-signature': genuine.signature } }).videoStatus).toBe(status);
     }
     for (const status of [9, 999999999]) {
       const odd = callbackRequest(APP, 'v-1', status, Date.now());
-      expect(refusal(() => verifyCallback(odd.body, { ...APP, headers: { 'x-signature': odd.signature } }))).toMatchObject({ code: 'invalid-field', field: 'VideoStatus' });
+      expect(refusal(() => verifyCallback(odd.body, { ...APP, headers: { 'x-signature': odd.signature } }))).toMatchObject({
+        code: 'invalid-field',
+        field: 'VideoStatus',
+      });
     }
   });
 

@@ -37,7 +37,9 @@ describe('connections that go silent', () => {
   it('a client that sends half its form body and then nothing is disconnected', async () => {
     const socket = await open();
     const closed = untilClosed(socket);
-    socket.write('POST /Api/Video/Post HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nAppId=app');
+    socket.write(
+      'POST /Api/Video/Post HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nAppId=app',
+    );
     await closed;
     expect(socket.destroyed).toBe(true);
   });

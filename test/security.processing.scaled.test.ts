@@ -31,7 +31,7 @@ afterAll(async () => {
 async function processFile(target: TestService, file: string): Promise<Video> {
   const videoId = await registerVideo(target);
   await placeMedia(target, videoId, 'source.mkv', file);
-  expect((await markSourceStored(target.context, videoId, 'source.mkv'))).toBe(true);
+  expect(await markSourceStored(target.context, videoId, 'source.mkv')).toBe(true);
   for (;;) {
     const video = (await target.context.stores.videos.get(videoId))!;
     if (video.status === VideoStatus.Normal || video.status === VideoStatus.TranscodingFailed) return video;
@@ -42,14 +42,39 @@ async function processFile(target: TestService, file: string): Promise<Video> {
 async function testVideo(name: string, size: string): Promise<string> {
   const file = join(work, name);
   await run('ffmpeg', [
-    '-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=15:duration=1`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file,
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=${size}:rate=15:duration=1`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    file,
   ]);
   return file;
 }
 
 async function frameCount(file: string): Promise<number> {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file]);
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-count_frames',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'stream=nb_read_frames',
+    '-of',
+    'csv=p=0',
+    file,
+  ]);
   return Number(stdout.trim());
 }
 
@@ -58,10 +83,28 @@ describe('hostile media', () => {
     // Three frames of a 60 fps stream, the last stamped 10 hours in: about 10 KB on disk.
     const file = join(work, 'ten-hours.mkv');
     await run('ffmpeg', [
-      '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
-      '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=60', '-frames:v', '3',
-      '-vf', "setpts='if(gte(N,2),36000/TB,PTS)'", '-vsync', 'passthrough',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file,
+      '-nostdin',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=60',
+      '-frames:v',
+      '3',
+      '-vf',
+      "setpts='if(gte(N,2),36000/TB,PTS)'",
+      '-vsync',
+      'passthrough',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      file,
     ]);
     const video = await processFile(service, file);
     expect(video.status).toBe(VideoStatus.Normal);
@@ -83,15 +126,27 @@ describe('hostile media', () => {
     });
 
     it.each([
-      ['just over it, named with its size', '320x240', 'the picture is 320x240 (76800 pixels), over the limit of 76799 pixels (MAX_SOURCE_PIXELS)'],
-      ['far over it, refused by the decoder before a frame is made', '1280x720', 'the picture is over the limit of 76799 pixels (MAX_SOURCE_PIXELS)'],
-    ])('%s: ends in status 7 with the limit as the reason, and nothing is published', async (_name, size, reason) => {
-      const video = await processFile(limited, await testVideo(`over-${size}.mkv`, size));
-      expect(video.status).toBe(VideoStatus.TranscodingFailed);
-      expect(video.statusReason).toBe(reason);
-      expect((await limited.context.stores.playFiles.forVideo(video.id))).toEqual([]);
-      expect(await storedMediaNames(limited, video.id)).toEqual(['source.mkv']);
-    }, 30_000);
+      [
+        'just over it, named with its size',
+        '320x240',
+        'the picture is 320x240 (76800 pixels), over the limit of 76799 pixels (MAX_SOURCE_PIXELS)',
+      ],
+      [
+        'far over it, refused by the decoder before a frame is made',
+        '1280x720',
+        'the picture is over the limit of 76799 pixels (MAX_SOURCE_PIXELS)',
+      ],
+    ])(
+      '%s: ends in status 7 with the limit as the reason, and nothing is published',
+      async (_name, size, reason) => {
+        const video = await processFile(limited, await testVideo(`over-${size}.mkv`, size));
+        expect(video.status).toBe(VideoStatus.TranscodingFailed);
+        expect(video.statusReason).toBe(reason);
+        expect(await limited.context.stores.playFiles.forVideo(video.id)).toEqual([]);
+        expect(await storedMediaNames(limited, video.id)).toEqual(['source.mkv']);
+      },
+      30_000,
+    );
 
     it('a picture within the limit is processed as usual', async () => {
       const video = await processFile(limited, await testVideo('within.mkv', '318x240'));
@@ -105,7 +160,7 @@ describe('hostile media', () => {
       const video = await processFile(hurried, await testVideo('any.mkv', '320x240'));
       expect(video.status).toBe(VideoStatus.TranscodingFailed);
       expect(video.statusReason).toBe('transcoding took longer than TRANSCODE_TIMEOUT_MS (1 ms)');
-      expect((await hurried.context.stores.playFiles.forVideo(video.id))).toEqual([]);
+      expect(await hurried.context.stores.playFiles.forVideo(video.id)).toEqual([]);
     } finally {
       await hurried.stop(true);
     }

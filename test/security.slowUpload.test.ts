@@ -16,4 +16,3 @@ it('sets no whole-request deadline, only an idle one', () => {
   expect(service.server.requestTimeout).toBe(0);
   expect(service.server.timeout).toBe(service.context.config.httpIdleTimeoutMs);
 });
-

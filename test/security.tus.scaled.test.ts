@@ -49,7 +49,7 @@ describe('a ticket reaches only the upload of its own video', () => {
     expect(head.headers.get('upload-length')).toBe(String(SIZE));
   });
 
-  it('the other upload\'s own URL is refused with 108', async () => {
+  it("the other upload's own URL is refused with 108", async () => {
     const [own, other] = await twoUploads();
     const reply = await tusPatch(other.url, own.ticket, 0, new Uint8Array(10));
     expect(reply.status).toBe(403);
@@ -58,11 +58,15 @@ describe('a ticket reaches only the upload of its own video', () => {
   });
 });
 
-describe('a finished upload is the video\'s source of record', () => {
+describe("a finished upload is the video's source of record", () => {
   it('cannot be written to, deleted or replaced once all its bytes are in', async () => {
     const videoId = await registerVideo(service);
     const boot = await openUploader(service, videoId);
-    const created = await tusCreate(boot.tusEndpoint, boot.ticket, SIZE, { filename: '../../../../escape.mp4', filetype: 'video/mp4', fingerprint: 'f' });
+    const created = await tusCreate(boot.tusEndpoint, boot.ticket, SIZE, {
+      filename: '../../../../escape.mp4',
+      filetype: 'video/mp4',
+      fingerprint: 'f',
+    });
     const url = created.headers.get('location')!;
     const bytes = new Uint8Array(SIZE).fill(0x42);
     expect((await tusPatch(url, boot.ticket, 0, bytes)).status).toBe(204);
@@ -120,9 +124,21 @@ describe('every refusal of the tus endpoint is a JSON AuthMsg with the status tu
     ['a Tus-Resumable version tus does not speak', { 'Tus-Resumable': '0.2.2' }, 400, '106', /^Invalid Parameter: Invalid tus-resumable$/],
     ['an Upload-Offset that is not a number', { 'Upload-Offset': 'ten' }, 400, '106', /^Invalid Parameter: Invalid upload-offset$/],
     ['no Upload-Offset', { 'Upload-Offset': undefined }, 403, '101', /^Missing Parameter: Upload-Offset header required$/],
-    ['a Content-Type other than application/offset+octet-stream', { 'Content-Type': 'text/plain' }, 400, '106', /^Invalid Parameter: Invalid content-type$/],
+    [
+      'a Content-Type other than application/offset+octet-stream',
+      { 'Content-Type': 'text/plain' },
+      400,
+      '106',
+      /^Invalid Parameter: Invalid content-type$/,
+    ],
     ['no Content-Type', { 'Content-Type': undefined }, 403, '101', /^Missing Parameter: Content-Type header required$/],
-    ['an Upload-Offset other than the upload\'s (conflict)', { 'Upload-Offset': '5' }, 409, '106', /^Invalid Parameter: Upload-Offset conflict$/],
+    [
+      "an Upload-Offset other than the upload's (conflict)",
+      { 'Upload-Offset': '5' },
+      409,
+      '106',
+      /^Invalid Parameter: Upload-Offset conflict$/,
+    ],
   ])('PATCH with %s', async (_name, headers, status, code, message) => {
     const { boot, url } = await unfinished();
     expectRefusal(await send(url, 'PATCH', boot.ticket, { ...PATCH, ...headers }, new Uint8Array(5)), status, code, message);
@@ -144,14 +160,23 @@ describe('every refusal of the tus endpoint is a JSON AuthMsg with the status tu
 
   it('POST with a malformed Upload-Metadata: 400 and 106', async () => {
     const { boot } = await unfinished();
-    const reply = await send(boot.tusEndpoint, 'POST', boot.ticket, { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(SIZE), 'Upload-Metadata': 'filename not*base64' });
+    const reply = await send(boot.tusEndpoint, 'POST', boot.ticket, {
+      'Tus-Resumable': '1.0.0',
+      'Upload-Length': String(SIZE),
+      'Upload-Metadata': 'filename not*base64',
+    });
     expectRefusal(reply, 400, '106', /^Invalid Parameter: Invalid upload-metadata$/);
   });
 
   it('DELETE of a finished upload: 400 and 107, the upload kept', async () => {
     const { boot, url } = await unfinished();
     expect((await tusPatch(url, boot.ticket, 10, new Uint8Array(SIZE - 10))).status).toBe(204);
-    expectRefusal(await send(url, 'DELETE', boot.ticket, { 'Tus-Resumable': '1.0.0' }), 400, '107', /^Video Status Error: Cannot terminate an already completed upload$/);
+    expectRefusal(
+      await send(url, 'DELETE', boot.ticket, { 'Tus-Resumable': '1.0.0' }),
+      400,
+      '107',
+      /^Video Status Error: Cannot terminate an already completed upload$/,
+    );
     expect((await tusHead(url, boot.ticket)).headers.get('upload-offset')).toBe(String(SIZE));
   });
 });

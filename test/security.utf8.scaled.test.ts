@@ -69,7 +69,10 @@ describe('the web API', () => {
   it('refuses it in the query of GET /Api/Video/Get and of the list calls', async () => {
     expect106(await jsonReply(fetch(`${service.address}/Api/Video/Get?${signedQuery('Id=%ED%A0%80')}`)), 'Id');
     expect106(await jsonReply(fetch(`${service.address}/Api/Video/GetUserVideoList?${signedQuery('createUser=%FF')}`)), 'createUser');
-    expect106(await jsonReply(fetch(`${service.address}/Api/Video/GetUserVideoListByAId?${signedQuery('aId=app-a&createUser=%C0%AF')}`)), 'createUser');
+    expect106(
+      await jsonReply(fetch(`${service.address}/Api/Video/GetUserVideoListByAId?${signedQuery('aId=app-a&createUser=%C0%AF')}`)),
+      'createUser',
+    );
   });
 });
 
@@ -86,7 +89,13 @@ describe('the upload page', () => {
       protocol: 'open-upload/1',
       channel: CHANNEL,
       type: 'failure',
-      info: { videoId, reason: 'validation', code: '106', message: 'Invalid Parameter: lang is not valid UTF-8', requestId: page.headers.get('x-request-id')! },
+      info: {
+        videoId,
+        reason: 'validation',
+        code: '106',
+        message: 'Invalid Parameter: lang is not valid UTF-8',
+        requestId: page.headers.get('x-request-id')!,
+      },
     } satisfies PageMessage);
     // The video is untouched: a page with a clean query still opens.
     expect((await openUploader(service, videoId)).videoId).toBe(videoId);
@@ -128,24 +137,31 @@ describe('the SOAP Post operation', () => {
   it.each([
     ['1.1', ENV_11, SOAP_11_HEADERS, 'VideoTitle', [0xff, 0xfe]],
     ['1.2', ENV_12, SOAP_12_HEADERS, 'Tags', [0xe8, 0xa7]],
-  ] as const)('SOAP %s: bytes that are not UTF-8 in a parameter are a PostResult 106 naming it, and store nothing', async (_version, ns, headers, field, bad) => {
-    const before = await service.videoCount();
-    const reply = await soap(postWithBytes(ns, field, [...bad]), headers);
-    expect(reply.status).toBe(200);
-    expect(elementText(reply.text, 'ResultCode')).toBe('106');
-    expect(elementText(reply.text, 'ResultMessage')).toBe(`Invalid Parameter: ${field} is not valid UTF-8`);
-    expect(reply.text).not.toContain('<VideoId>');
-    expect(await service.videoCount()).toBe(before);
-  });
+  ] as const)(
+    'SOAP %s: bytes that are not UTF-8 in a parameter are a PostResult 106 naming it, and store nothing',
+    async (_version, ns, headers, field, bad) => {
+      const before = await service.videoCount();
+      const reply = await soap(postWithBytes(ns, field, [...bad]), headers);
+      expect(reply.status).toBe(200);
+      expect(elementText(reply.text, 'ResultCode')).toBe('106');
+      expect(elementText(reply.text, 'ResultMessage')).toBe(`Invalid Parameter: ${field} is not valid UTF-8`);
+      expect(reply.text).not.toContain('<VideoId>');
+      expect(await service.videoCount()).toBe(before);
+    },
+  );
 
-  it('answers 106 only for bytes in a parameter\'s text; elsewhere (markup, a comment, an attribute) a Fault', async () => {
+  it("answers 106 only for bytes in a parameter's text; elsewhere (markup, a comment, an attribute) a Fault", async () => {
     const inParameter = await soap(postWithBytes(ENV_12, 'Description', [0xc0, 0xaf]), SOAP_12_HEADERS);
     expect(elementText(inParameter.text, 'ResultMessage')).toBe('Invalid Parameter: Description is not valid UTF-8');
     const good = envelope(ENV_12, postElement(service.auth(), { VideoTitle: 't', SourceFileGetType: '1' }));
     /** `good` with `inserted` (text, then the byte FF, then text) in place of the first `replaced`. */
     const withByte = (replaced: string, before: string, after: string) => {
       const at = good.indexOf(replaced);
-      return Buffer.concat([Buffer.from(good.slice(0, at) + before), Buffer.from([0xff]), Buffer.from(after + good.slice(at + replaced.length))]);
+      return Buffer.concat([
+        Buffer.from(good.slice(0, at) + before),
+        Buffer.from([0xff]),
+        Buffer.from(after + good.slice(at + replaced.length)),
+      ]);
     };
     for (const body of [
       withByte('<VideoTitle>t</VideoTitle>', '<Video', 'Title>t</Video\uFFFDTitle>'),

@@ -20,7 +20,12 @@ afterAll(() => service.stop(true));
 
 /** The upload page's query for a widget config, as the loader builds it. */
 const pageFor = (config: WidgetAuth) =>
-  pageQuery(service, config.videoId, { appId: config.appId, timestamp: config.timestamp, token: config.token, videoId: config.videoId }, config.appId);
+  pageQuery(
+    service,
+    config.videoId,
+    { appId: config.appId, timestamp: config.timestamp, token: config.token, videoId: config.videoId },
+    config.appId,
+  );
 
 async function pageCode(query: URLSearchParams): Promise<string | undefined> {
   const page = await getPage(service, query);
@@ -34,7 +39,7 @@ describe('the scoped widget token the SDK issues', () => {
     expect(config.token).toBe(signScopedToken(APP_A.appId, config.timestamp, config.videoId, APP_A.appSecret));
   });
 
-  it('opens its own video\'s upload page, whose ticket takes the upload', async () => {
+  it("opens its own video's upload page, whose ticket takes the upload", async () => {
     const config = client.widgetConfig(await registerVideo(service));
     const page = await getPage(service, pageFor(config));
     expect(page.status).toBe(200);
@@ -44,7 +49,7 @@ describe('the scoped widget token the SDK issues', () => {
     expect((await tusPatch(created.headers.get('location')!, boot.ticket, 0, new Uint8Array(2))).status).toBe(204);
   });
 
-  it('does not open another video\'s page, not even of the same app', async () => {
+  it("does not open another video's page, not even of the same app", async () => {
     const config = client.widgetConfig(await registerVideo(service));
     const other = await registerVideo(service);
     const query = pageFor(config);
@@ -65,7 +70,11 @@ describe('the scoped widget token the SDK issues', () => {
       expect(reply.status).toBe(401);
       expect(reply.body.AuthMsg).toEqual({ ResultCode: '104', ResultMessage: 'App SecretKey Error' });
     }
-    const soap = await soapPost(service, envelope(ENV_11, postElement(signed, { VideoTitle: 'not mine', SourceFileGetType: '1' })), SOAP_11_HEADERS);
+    const soap = await soapPost(
+      service,
+      envelope(ENV_11, postElement(signed, { VideoTitle: 'not mine', SourceFileGetType: '1' })),
+      SOAP_11_HEADERS,
+    );
     expect(elementText(soap.text, 'ResultCode')).toBe('104');
     expect(elementText(soap.text, 'VideoId') ?? '').toBe('');
   });

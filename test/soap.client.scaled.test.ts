@@ -27,7 +27,8 @@ async function read(id: string) {
   return (await service.get('/Api/Video/Get', { ...service.auth(), Id: id })).body.Video;
 }
 
-const jobKinds = async (id: string) => (await service.db.selectFrom('jobs').select('kind').where('video_id', '=', id).execute()).map((row) => row.kind);
+const jobKinds = async (id: string) =>
+  (await service.db.selectFrom('jobs').select('kind').where('video_id', '=', id).execute()).map((row) => row.kind);
 
 describe('node-soap client generated from the WSDL', () => {
   it.each(['1.1', '1.2'] as const)('registers a video over SOAP %s, which GET /Api/Video/Get then shows', async (version) => {
@@ -41,9 +42,18 @@ describe('node-soap client generated from the WSDL', () => {
     const headers = soap.lastRequestHeaders as Record<string, string>;
     if (version === '1.1') expect(headers.SOAPAction).toBe('"http://tempuri.org/Post"');
     else expect(headers['Content-Type']).toBe('application/soap+xml; charset=utf-8; action="http://tempuri.org/Post"');
-    expect(soap.lastRequest).toContain(version === '1.1' ? 'http://schemas.xmlsoap.org/soap/envelope/' : 'http://www.w3.org/2003/05/soap-envelope');
+    expect(soap.lastRequest).toContain(
+      version === '1.1' ? 'http://schemas.xmlsoap.org/soap/envelope/' : 'http://www.w3.org/2003/05/soap-envelope',
+    );
     const video = await read(result.PostResult.VideoId!);
-    expect(video).toMatchObject({ VideoTitle: `西湖 ${version}`, Description: 'd', Tags: 'a,b', Actors: 'x', CreateUser: 'alice', Status: 8 });
+    expect(video).toMatchObject({
+      VideoTitle: `西湖 ${version}`,
+      Description: 'd',
+      Tags: 'a,b',
+      Actors: 'x',
+      CreateUser: 'alice',
+      Status: 8,
+    });
   });
 
   it('reports application errors as a PostResult with the code, and registers nothing', async () => {
@@ -90,7 +100,14 @@ describe('the same rules as POST /Api/Video/Post', () => {
     };
     const viaSoap = await callPost(await client('1.1'), { ...service.auth(), VideoInfo: model });
     const viaWeb = await service.post({ ...service.auth(), ...model });
-    const pick = ({ VideoTitle, Description, Tags, Actors, CreateUser, Status }: Record<string, unknown>) => ({ VideoTitle, Description, Tags, Actors, CreateUser, Status });
+    const pick = ({ VideoTitle, Description, Tags, Actors, CreateUser, Status }: Record<string, unknown>) => ({
+      VideoTitle,
+      Description,
+      Tags,
+      Actors,
+      CreateUser,
+      Status,
+    });
     const soapVideo = pick(await read(viaSoap.PostResult.VideoId!));
     expect(soapVideo).toEqual(pick(await read(viaWeb.body.VideoId)));
     expect(soapVideo.VideoTitle).toBe('长'.repeat(47));

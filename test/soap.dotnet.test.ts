@@ -24,7 +24,10 @@ interface RawReply {
  */
 function sendFixture(values: Record<string, string>): Promise<RawReply> {
   const [head, body] = FIXTURE.split(/\r?\n\r?\n/, 2) as [string, string];
-  const filledBody = Buffer.from(body.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name]!), 'utf8');
+  const filledBody = Buffer.from(
+    body.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name]!),
+    'utf8',
+  );
   const [requestLine, ...headerLines] = head.split(/\r?\n/);
   const [method, path] = requestLine!.split(' ');
   const headers: Record<string, string> = {};
@@ -58,7 +61,14 @@ describe('a .NET generated client (raw SOAP 1.1 as it sends it)', () => {
         reply.text,
       );
     expect(match, reply.text).not.toBeNull();
-    const viaWeb = await service.post({ ...auth, VideoTitle: '西湖的春天 & 断桥', Description: '', Tags: '风景，旅行,杭州', CreateUser: 'alice', SourceFileGetType: '1' });
+    const viaWeb = await service.post({
+      ...auth,
+      VideoTitle: '西湖的春天 & 断桥',
+      Description: '',
+      Tags: '风景，旅行,杭州',
+      CreateUser: 'alice',
+      SourceFileGetType: '1',
+    });
     expect(viaWeb.body.AuthMsg).toEqual({ ResultCode: '1', ResultMessage: 'OK' });
     const read = async (id: string) => {
       const { Id: _id, CreateDate: _date, ...rest } = (await service.get('/Api/Video/Get', { ...service.auth(), Id: id })).body.Video;
@@ -66,12 +76,21 @@ describe('a .NET generated client (raw SOAP 1.1 as it sends it)', () => {
     };
     const stored = await read(match![1]!);
     expect(stored).toEqual(await read(viaWeb.body.VideoId));
-    expect(stored).toMatchObject({ VideoTitle: '西湖的春天 & 断桥', Description: '', Tags: '风景,旅行,杭州', Actors: '', CreateUser: 'alice', Status: 8 });
+    expect(stored).toMatchObject({
+      VideoTitle: '西湖的春天 & 断桥',
+      Description: '',
+      Tags: '风景,旅行,杭州',
+      Actors: '',
+      CreateUser: 'alice',
+      Status: 8,
+    });
   });
 
   it('gets 104 in a PostResult with HTTP 200 for a wrong token, as the web API answers', async () => {
     const reply = await sendFixture({ ...service.auth(), Token: '0123456789abcdef0123456789abcdef' });
     expect(reply.status).toBe(200);
-    expect(reply.text).toContain('<PostResult><AuthMsg><ResultCode>104</ResultCode><ResultMessage>App SecretKey Error</ResultMessage></AuthMsg></PostResult>');
+    expect(reply.text).toContain(
+      '<PostResult><AuthMsg><ResultCode>104</ResultCode><ResultMessage>App SecretKey Error</ResultMessage></AuthMsg></PostResult>',
+    );
   });
 });

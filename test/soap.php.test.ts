@@ -28,17 +28,25 @@ async function php(version: '1.1' | '1.2', args: object, soapAction?: string): P
 
 describe('PHP SoapClient generated from the WSDL', () => {
   it.each(['1.1', '1.2'] as const)('registers a video over SOAP %s, which GET /Api/Video/Get then shows', async (version) => {
-    const outcome = await php(version, { ...service.auth(), VideoInfo: { VideoTitle: `西湖 php ${version}`, Tags: '风景，旅行', SourceFileGetType: 1 } });
+    const outcome = await php(version, {
+      ...service.auth(),
+      VideoInfo: { VideoTitle: `西湖 php ${version}`, Tags: '风景，旅行', SourceFileGetType: 1 },
+    });
     expect(outcome.result!.PostResult.AuthMsg).toEqual({ ResultCode: '1', ResultMessage: 'OK' });
     expect(outcome.requestHeaders).toContain(
-      version === '1.1' ? 'SOAPAction: "http://tempuri.org/Post"' : 'Content-Type: application/soap+xml; charset=utf-8; action="http://tempuri.org/Post"',
+      version === '1.1'
+        ? 'SOAPAction: "http://tempuri.org/Post"'
+        : 'Content-Type: application/soap+xml; charset=utf-8; action="http://tempuri.org/Post"',
     );
     const video = (await service.get('/Api/Video/Get', { ...service.auth(), Id: outcome.result!.PostResult.VideoId! })).body.Video;
     expect(video).toMatchObject({ VideoTitle: `西湖 php ${version}`, Tags: '风景,旅行', Status: 8 });
   });
 
   it('reads an application error as a PostResult, not an exception', async () => {
-    const outcome = await php('1.2', { ...service.auth('app-a', Date.now() - 3_600_000), VideoInfo: { VideoTitle: 't', SourceFileGetType: 1 } });
+    const outcome = await php('1.2', {
+      ...service.auth('app-a', Date.now() - 3_600_000),
+      VideoInfo: { VideoTitle: 't', SourceFileGetType: 1 },
+    });
     expect(outcome.fault).toBeUndefined();
     expect(outcome.result!.PostResult.AuthMsg.ResultCode).toBe('103');
   });

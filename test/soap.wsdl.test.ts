@@ -23,10 +23,9 @@ beforeAll(async () => {
   wsdl = await res.text();
   writeFileSync(join(dir, 'service.wsdl'), wsdl);
   // The embedded schema as a standalone document: the namespaces it uses are declared on the WSDL root.
-  const schema = /<s:schema\b[\s\S]*<\/s:schema>/.exec(wsdl)![0].replace(
-    '<s:schema ',
-    '<s:schema xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:tns="http://tempuri.org/" ',
-  );
+  const schema = /<s:schema\b[\s\S]*<\/s:schema>/
+    .exec(wsdl)![0]
+    .replace('<s:schema ', '<s:schema xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:tns="http://tempuri.org/" ');
   writeFileSync(join(dir, 'schema.xsd'), schema);
 });
 afterAll(async () => {
@@ -89,9 +88,20 @@ describe('the served WSDL', () => {
   });
 
   it('describes the replies the service sends, success and failure alike', async () => {
-    const ok = await soapPost(service, envelope(ENV_11, postElement(service.auth(), { VideoTitle: 't', SourceFileGetType: '1' })), SOAP_11_HEADERS);
-    const failed = await soapPost(service, envelope(ENV_11, postElement({ ...service.auth(), Token: 'x' }, { VideoTitle: 't', SourceFileGetType: '1' })), SOAP_11_HEADERS);
-    for (const [name, reply] of [['ok', ok], ['failed', failed]] as const) {
+    const ok = await soapPost(
+      service,
+      envelope(ENV_11, postElement(service.auth(), { VideoTitle: 't', SourceFileGetType: '1' })),
+      SOAP_11_HEADERS,
+    );
+    const failed = await soapPost(
+      service,
+      envelope(ENV_11, postElement({ ...service.auth(), Token: 'x' }, { VideoTitle: 't', SourceFileGetType: '1' })),
+      SOAP_11_HEADERS,
+    );
+    for (const [name, reply] of [
+      ['ok', ok],
+      ['failed', failed],
+    ] as const) {
       const result = await validate(`reply-${name}`, bodyChild(reply.text, 'PostResponse'));
       expect(result.code, result.output).toBe(0);
     }

@@ -48,7 +48,9 @@ describe.each(['sqlite', 'postgres'] as const)('stores on %s', (dialect) => {
       const first = await stores.videos.listByUser('app-a', 'alice', 1, 10);
       expect(first.total).toBe(25);
       expect(ids(first.videos)).toEqual(Array.from({ length: 10 }, (_, i) => `video-${25 - i}`));
-      expect(ids((await stores.videos.listByUser('app-a', 'alice', 2, 10)).videos)).toEqual(Array.from({ length: 10 }, (_, i) => `video-${15 - i}`));
+      expect(ids((await stores.videos.listByUser('app-a', 'alice', 2, 10)).videos)).toEqual(
+        Array.from({ length: 10 }, (_, i) => `video-${15 - i}`),
+      );
       const last = await stores.videos.listByUser('app-a', 'alice', 3, 10);
       expect(ids(last.videos)).toEqual(['video-5', 'video-4', 'video-3', 'video-2', 'video-1']);
       expect(last.total).toBe(25);
@@ -91,7 +93,15 @@ describe.each(['sqlite', 'postgres'] as const)('stores on %s', (dialect) => {
   describe('VideoStore', () => {
     it('reads back what was inserted', async () => {
       await stores.videos.insert(video(1, { title: '视频 😀', tags: '猫,狗' }));
-      expect(await stores.videos.get('video-1')).toMatchObject({ id: 'video-1', appId: 'app-a', title: '视频 😀', tags: '猫,狗', status: 8, duration: 0, createdAt: 1_700_000_001_000 });
+      expect(await stores.videos.get('video-1')).toMatchObject({
+        id: 'video-1',
+        appId: 'app-a',
+        title: '视频 😀',
+        tags: '猫,狗',
+        status: 8,
+        duration: 0,
+        createdAt: 1_700_000_001_000,
+      });
       expect(await stores.videos.get('nope')).toBeUndefined();
     });
 

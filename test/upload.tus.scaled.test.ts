@@ -45,7 +45,8 @@ async function mediaFile(videoId: string, name: string): Promise<Buffer> {
 }
 
 async function transcodeJobs(videoId: string): Promise<number> {
-  return (await service.db.selectFrom('jobs').select('id').where('video_id', '=', videoId).where('kind', '=', 'transcode').execute()).length;
+  return (await service.db.selectFrom('jobs').select('id').where('video_id', '=', videoId).where('kind', '=', 'transcode').execute())
+    .length;
 }
 
 describe('the tus endpoint', () => {
@@ -68,7 +69,11 @@ describe('the tus endpoint', () => {
   it('resumes an interrupted upload from the offset it holds, sending only the rest', async () => {
     const videoId = await registerVideo(service);
     const first = await openUploader(service, videoId);
-    const created = await tusCreate(first.tusEndpoint, first.ticket, video.length, { filename: 'a.mp4', filetype: 'video/mp4', fingerprint: 'fp-a' });
+    const created = await tusCreate(first.tusEndpoint, first.ticket, video.length, {
+      filename: 'a.mp4',
+      filetype: 'video/mp4',
+      fingerprint: 'fp-a',
+    });
     expect(created.status).toBe(201);
     const url = created.headers.get('location')!;
     const part = 1_500_000;
@@ -95,18 +100,21 @@ describe('the tus endpoint', () => {
     expect(errorLine((await getPage(service, pageQuery(service, videoId))).html)).toMatch(/^ErrorCode : 107, /);
   });
 
-  it('names each reply\'s request, and lets the service\'s own origin read the name (X-Request-Id exposed)', async () => {
+  it("names each reply's request, and lets the service's own origin read the name (X-Request-Id exposed)", async () => {
     const videoId = await registerVideo(service);
     const boot = await openUploader(service, videoId);
     const created = await tusCreate(boot.tusEndpoint, boot.ticket, 1000);
     const uploadUrl = created.headers.get('location')!;
-    const head = await fetch(uploadUrl, { method: 'HEAD', headers: { 'Tus-Resumable': '1.0.0', [TICKET_HEADER]: boot.ticket, Origin: new URL(service.address).origin } });
+    const head = await fetch(uploadUrl, {
+      method: 'HEAD',
+      headers: { 'Tus-Resumable': '1.0.0', [TICKET_HEADER]: boot.ticket, Origin: new URL(service.address).origin },
+    });
     expect(head.status).toBe(200);
     expect(head.headers.get('x-request-id')).toMatch(/^\S+$/);
     expect(head.headers.get('access-control-expose-headers')?.split(/,\s*/)).toContain('X-Request-Id');
   });
 
-  it('refuses an Upload-Length over the page\'s limit with 413 and code 112, and an empty file', async () => {
+  it("refuses an Upload-Length over the page's limit with 413 and code 112, and an empty file", async () => {
     const boot = await openUploader(service, await registerVideo(service));
     expect(boot.maxFileSize).toBe(LIMIT);
     const over = await tusCreate(boot.tusEndpoint, boot.ticket, LIMIT + 1);
@@ -117,7 +125,7 @@ describe('the tus endpoint', () => {
     expect((await tusCreate(boot.tusEndpoint, boot.ticket, LIMIT)).status).toBe(201);
   });
 
-  it('refuses every request without a genuine ticket for the upload\'s own video', async () => {
+  it("refuses every request without a genuine ticket for the upload's own video", async () => {
     const videoId = await registerVideo(service);
     const boot = await openUploader(service, videoId);
     const url = (await tusCreate(boot.tusEndpoint, boot.ticket, 1000)).headers.get('location')!;

@@ -27,7 +27,12 @@ export async function registerVideo(service: ServiceClient, appId = 'app-a', sou
 }
 
 /** The query the loader builds for the upload page, with the app's fresh credentials. */
-export function pageQuery(service: ServiceClient, videoId: string, overrides: Record<string, string | undefined> = {}, appId = 'app-a'): URLSearchParams {
+export function pageQuery(
+  service: ServiceClient,
+  videoId: string,
+  overrides: Record<string, string | undefined> = {},
+  appId = 'app-a',
+): URLSearchParams {
   const auth = service.auth(appId);
   const fields: Record<string, string | undefined> = {
     appId: auth.AppId,
@@ -52,7 +57,11 @@ export interface PageReply {
   html: string;
 }
 
-export async function getPage(service: ServiceClient, query: URLSearchParams | string, headers: Record<string, string> = {}): Promise<PageReply> {
+export async function getPage(
+  service: ServiceClient,
+  query: URLSearchParams | string,
+  headers: Record<string, string> = {},
+): Promise<PageReply> {
   const res = await fetch(`${service.address}/UploadWidget/Upload?${query}`, { headers });
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
@@ -71,7 +80,11 @@ export function errorLine(html: string): string | undefined {
 }
 
 /** Opens a valid upload page and returns its boot data (ticket, endpoint, resume state). */
-export async function openUploader(service: ServiceClient, videoId: string, overrides: Record<string, string> = {}): Promise<UploadPageBoot> {
+export async function openUploader(
+  service: ServiceClient,
+  videoId: string,
+  overrides: Record<string, string> = {},
+): Promise<UploadPageBoot> {
   const page = await getPage(service, pageQuery(service, videoId, overrides));
   const boot = jsonBlock<UploadPageBoot>(page.html, 'upload-boot');
   if (page.status !== 200 || !boot) throw new Error(`upload page refused: ${page.status} ${page.html}`);
@@ -101,7 +114,11 @@ export async function tusCreate(
   size: number | string,
   metadata: Record<string, string> = { filename: 'clip.mp4', filetype: 'video/mp4', fingerprint: 'fp-1' },
 ): Promise<TusReply> {
-  const headers: Record<string, string> = { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(size), 'Upload-Metadata': tusMetadata(metadata) };
+  const headers: Record<string, string> = {
+    'Tus-Resumable': '1.0.0',
+    'Upload-Length': String(size),
+    'Upload-Metadata': tusMetadata(metadata),
+  };
   if (ticket !== null) headers[TICKET_HEADER] = ticket;
   return reply(await fetch(endpoint, { method: 'POST', headers }));
 }
@@ -131,9 +148,22 @@ export function resultCode(body: string): string {
 export async function makeNoisyVideo(dir: string, seconds = 2): Promise<string> {
   const file = join(dir, 'noisy.mp4');
   await run('ffmpeg', [
-    '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `testsrc=size=640x360:rate=25:duration=${seconds},noise=alls=60:allf=t`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file,
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=640x360:rate=25:duration=${seconds},noise=alls=60:allf=t`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    file,
   ]);
   return file;
 }

@@ -13,7 +13,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** One second of a tiny picture, written by ffmpeg in the container the file name asks for. */
 async function made(name: string, extra: string[] = []): Promise<Uint8Array> {
   const file = join(dir, name);
-  await run('ffmpeg', ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=5:duration=1', ...extra, file]);
+  await run('ffmpeg', [
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=64x48:rate=5:duration=1',
+    ...extra,
+    file,
+  ]);
   return new Uint8Array(readFileSync(file));
 }
 

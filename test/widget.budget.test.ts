@@ -53,12 +53,18 @@ describe('first overlay open', () => {
     const assets = [...page.text.matchAll(new RegExp(`(?:src|href)="${ASSETS_PATH}/([^"]+)"`, 'g'))].map((match) => match[1]!);
     expect(assets.some((name) => name.endsWith('.js')) && assets.some((name) => name.endsWith('.css'))).toBe(true);
     // The transport, which the page's code imports after first paint.
-    const manifest = JSON.parse(built('upload/.vite/manifest.json').toString()) as Record<string, { file: string; src?: string; isDynamicEntry?: boolean }>;
+    const manifest = JSON.parse(built('upload/.vite/manifest.json').toString()) as Record<
+      string,
+      { file: string; src?: string; isDynamicEntry?: boolean }
+    >;
     // The languages' text chunks are dynamic too: the page preloads its own (counted with the page's assets), never the others.
     const transport = Object.values(manifest)
       .filter((chunk) => chunk.isDynamicEntry && !chunk.src?.startsWith('src/shared/i18n/locales/'))
       .map((chunk) => chunk.file);
-    expect(assets.filter((name) => /^en-.*\.js$/.test(name)), 'the page preloads its language\'s texts').toHaveLength(1);
+    expect(
+      assets.filter((name) => /^en-.*\.js$/.test(name)),
+      "the page preloads its language's texts",
+    ).toHaveLength(1);
     const paths = [
       '/Scripts/UploadWidget/initUploadABoxWidget.js',
       '/Scripts/UploadWidget/overlay.js',

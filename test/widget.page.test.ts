@@ -7,7 +7,18 @@ import type { UploadPageBoot } from '../src/shared/uploadPage';
 import type { ErrorPageData } from '../src/server/widget/pages';
 import { VideoStatus } from '../src/shared/videoStatus';
 import { startTestService, TEST_APPS, type TestService } from './support/service';
-import { errorLine, CHANNEL, getPage, HOST_ORIGIN, jsonBlock, openUploader, pageQuery, registerVideo, tusCreate, tusPatch } from './uploadHelpers';
+import {
+  errorLine,
+  CHANNEL,
+  getPage,
+  HOST_ORIGIN,
+  jsonBlock,
+  openUploader,
+  pageQuery,
+  registerVideo,
+  tusCreate,
+  tusPatch,
+} from './uploadHelpers';
 
 const SHOP = 'https://shop.example';
 const APPS = [...TEST_APPS, { appId: 'app-c', appSecret: 'secret-of-app-c-0123456789', allowedOrigins: [SHOP] }];
@@ -64,7 +75,10 @@ describe('GET /UploadWidget/Upload: a valid request', () => {
 
   it('takes the limit from uploadType and the language from lang or Accept-Language', async () => {
     const videoId = await registerVideo(service);
-    const silverlight = jsonBlock<UploadPageBoot>((await getPage(service, pageQuery(service, videoId, { uploadType: 'silverlight', lang: 'zh-CN' }))).html, 'upload-boot')!;
+    const silverlight = jsonBlock<UploadPageBoot>(
+      (await getPage(service, pageQuery(service, videoId, { uploadType: 'silverlight', lang: 'zh-CN' }))).html,
+      'upload-boot',
+    )!;
     expect(silverlight.maxFileSize).toBe(service.context.config.maxUploadBytesSilverlight);
     expect(silverlight.lang).toBe('zh-CN');
     const res = await fetch(`${service.address}/UploadWidget/Upload?${pageQuery(service, videoId, { uploadType: undefined })}`, {
@@ -73,21 +87,46 @@ describe('GET /UploadWidget/Upload: a valid request', () => {
     const byBrowser = jsonBlock<UploadPageBoot>(await res.text(), 'upload-boot')!;
     expect(byBrowser.lang).toBe('zh-TW');
     expect(byBrowser.maxFileSize).toBe(service.context.config.maxUploadBytesFlash);
-    for (const [acceptLanguage, lang] of [['zh-HK', 'zh-TW'], ['zh-Hant-TW,zh;q=0.8', 'zh-TW'], ['zh-Hans-CN', 'zh-CN'], ['zh', 'zh-CN'], ['fr-FR,zh;q=0.5', 'fr'], ['it-IT,zh;q=0.5', 'en']]) {
+    for (const [acceptLanguage, lang] of [
+      ['zh-HK', 'zh-TW'],
+      ['zh-Hant-TW,zh;q=0.8', 'zh-TW'],
+      ['zh-Hans-CN', 'zh-CN'],
+      ['zh', 'zh-CN'],
+      ['fr-FR,zh;q=0.5', 'fr'],
+      ['it-IT,zh;q=0.5', 'en'],
+    ]) {
       const page = await getPage(service, pageQuery(service, videoId), { 'Accept-Language': acceptLanguage! });
       expect(jsonBlock<UploadPageBoot>(page.html, 'upload-boot')!.lang, acceptLanguage).toBe(lang);
     }
   });
 
-  it('hands the host\'s look (theme, accentColor, radius) to the uploader, and refuses a malformed one with 106', async () => {
+  it("hands the host's look (theme, accentColor, radius) to the uploader, and refuses a malformed one with 106", async () => {
     const videoId = await registerVideo(service);
     const plain = jsonBlock<UploadPageBoot>((await getPage(service, pageQuery(service, videoId))).html, 'upload-boot')!;
     expect(plain.look).toEqual({ theme: 'auto' });
-    const styled = jsonBlock<UploadPageBoot>((await getPage(service, pageQuery(service, videoId, { theme: 'dark', accentColor: '#0F766E', radius: '4px' }))).html, 'upload-boot')!;
+    const styled = jsonBlock<UploadPageBoot>(
+      (await getPage(service, pageQuery(service, videoId, { theme: 'dark', accentColor: '#0F766E', radius: '4px' }))).html,
+      'upload-boot',
+    )!;
     expect(styled.look).toEqual({ theme: 'dark', accentColor: '#0F766E', radius: '4px' });
-    await expectErrorPage(pageQuery(service, videoId, { accentColor: 'red;background:url(x)' }), '106', 'Invalid Parameter: accentColor must be a hex colour such as "#2563eb"', 400);
-    await expectErrorPage(pageQuery(service, videoId, { radius: '-2px' }), '106', 'Invalid Parameter: radius must be a CSS length such as "120px" or "10%"', 400);
-    const page = await expectErrorPage(pageQuery(service, videoId, { theme: 'dark', radius: 'big' }), '106', 'Invalid Parameter: radius must be a CSS length such as "120px" or "10%"', 400);
+    await expectErrorPage(
+      pageQuery(service, videoId, { accentColor: 'red;background:url(x)' }),
+      '106',
+      'Invalid Parameter: accentColor must be a hex colour such as "#2563eb"',
+      400,
+    );
+    await expectErrorPage(
+      pageQuery(service, videoId, { radius: '-2px' }),
+      '106',
+      'Invalid Parameter: radius must be a CSS length such as "120px" or "10%"',
+      400,
+    );
+    const page = await expectErrorPage(
+      pageQuery(service, videoId, { theme: 'dark', radius: 'big' }),
+      '106',
+      'Invalid Parameter: radius must be a CSS length such as "120px" or "10%"',
+      400,
+    );
     expect(page.html).toContain('<html lang="en" data-theme="dark">');
   });
 
@@ -108,7 +147,7 @@ describe('GET /UploadWidget/Upload: the error page', () => {
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
   });
 
-  it('is a page worth reading: a heading, the line kept whole, what to do, the uploader\'s stylesheet and language', async () => {
+  it("is a page worth reading: a heading, the line kept whole, what to do, the uploader's stylesheet and language", async () => {
     const videoId = await registerVideo(service);
     const badToken = { token: '0'.repeat(32) };
     const en = await getPage(service, pageQuery(service, videoId, badToken));
@@ -160,7 +199,7 @@ describe('GET /UploadWidget/Upload: the error page', () => {
     );
   });
 
-  it('refuses an unknown app (102), an unknown video and another app\'s video alike (105)', async () => {
+  it("refuses an unknown app (102), an unknown video and another app's video alike (105)", async () => {
     const videoId = await registerVideo(service);
     await expectErrorPage(pageQuery(service, videoId, { appId: 'nobody' }), '102', 'AppId Not Exist', 401);
     await expectErrorPage(pageQuery(service, 'no-such-video'), '105', 'Video Not Exist', 404);
@@ -183,22 +222,45 @@ describe('GET /UploadWidget/Upload: the error page', () => {
     await expectErrorPage(pageQuery(service, videoId, { videoId: undefined }), '101', 'Missing Parameter: videoId', 400);
     await expectErrorPage(pageQuery(service, videoId, { token: undefined }), '101', 'Missing Parameter: token', 400);
     await expectErrorPage(pageQuery(service, videoId, { channel: undefined }), '101', 'Missing Parameter: channel', 400);
-    await expectErrorPage(pageQuery(service, videoId, { uploadType: 'html5' }), '106', 'Invalid Parameter: uploadType must be one of flash, silverlight', 400);
-    await expectErrorPage(pageQuery(service, videoId, { needHandleSepcial: 'yes' }), '106', 'Invalid Parameter: needHandleSepcial must be one of true, false', 400);
-    await expectErrorPage(pageQuery(service, videoId, { origin: 'javascript:alert(1)' }), '106', 'Invalid Parameter: origin must be an http(s) origin like https://example.com', 400);
+    await expectErrorPage(
+      pageQuery(service, videoId, { uploadType: 'html5' }),
+      '106',
+      'Invalid Parameter: uploadType must be one of flash, silverlight',
+      400,
+    );
+    await expectErrorPage(
+      pageQuery(service, videoId, { needHandleSepcial: 'yes' }),
+      '106',
+      'Invalid Parameter: needHandleSepcial must be one of true, false',
+      400,
+    );
+    await expectErrorPage(
+      pageQuery(service, videoId, { origin: 'javascript:alert(1)' }),
+      '106',
+      'Invalid Parameter: origin must be an http(s) origin like https://example.com',
+      400,
+    );
   });
 
   it.each(['http://x;sandbox', 'http://x"y', "http://x'y", 'http://a,b', 'http://user:pw@x', 'http://x/path'])(
     'refuses the origin %s, which would write into the CSP header (106)',
     async (origin) => {
-      const page = await expectErrorPage(pageQuery(service, await registerVideo(service), { origin }), '106', 'Invalid Parameter: origin must be an http(s) origin like https://example.com', 400);
+      const page = await expectErrorPage(
+        pageQuery(service, await registerVideo(service), { origin }),
+        '106',
+        'Invalid Parameter: origin must be an http(s) origin like https://example.com',
+        400,
+      );
       expect(page.headers.get('content-security-policy') ?? '').not.toContain('sandbox');
     },
   );
 
-  it.each(['http://localhost:5999', 'https://shop.example.com', 'http://10.0.0.7', 'http://[::1]:8080', 'http://xn--fsq.example'])('accepts the origin %s', async (origin) => {
-    expect((await getPage(service, pageQuery(service, await registerVideo(service), { origin }))).status).toBe(200);
-  });
+  it.each(['http://localhost:5999', 'https://shop.example.com', 'http://10.0.0.7', 'http://[::1]:8080', 'http://xn--fsq.example'])(
+    'accepts the origin %s',
+    async (origin) => {
+      expect((await getPage(service, pageQuery(service, await registerVideo(service), { origin }))).status).toBe(200);
+    },
+  );
 
   it('shows the error page (500), not JSON, when the service itself fails', async () => {
     const videoId = await registerVideo(service);
@@ -211,9 +273,14 @@ describe('GET /UploadWidget/Upload: the error page', () => {
     await expectErrorPage(pageQuery(service, videoId), '500', 'Internal Error', 500);
   });
 
-  it('refuses a host origin outside the app\'s allowedOrigins (108) and posts nothing to it', async () => {
+  it("refuses a host origin outside the app's allowedOrigins (108) and posts nothing to it", async () => {
     const videoId = await registerVideo(service, 'app-c');
-    const page = await expectErrorPage(pageQuery(service, videoId, {}, 'app-c'), '108', "No Permission: the page is not on one of the app's allowedOrigins", 403);
+    const page = await expectErrorPage(
+      pageQuery(service, videoId, {}, 'app-c'),
+      '108',
+      "No Permission: the page is not on one of the app's allowedOrigins",
+      403,
+    );
     expect(jsonBlock(page.html, 'upload-error')).toBeUndefined();
   });
 

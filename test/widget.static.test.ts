@@ -75,7 +75,10 @@ describe('the loader scripts', () => {
 });
 
 /** A raw GET with these headers: fetch would decompress and hide Content-Encoding's effect. */
-function rawFetch(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawFetch(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   const { hostname, port } = new URL(service.address);
   return new Promise((resolve, reject) => {
     const req = request({ host: hostname, port, path, method: 'GET', headers }, (res) => {
@@ -99,7 +102,7 @@ describe('the upload page assets', () => {
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
   });
 
-  it('come as the build\'s brotli or gzip copy as Accept-Encoding allows, each with its own ETag', async () => {
+  it("come as the build's brotli or gzip copy as Accept-Encoding allows, each with its own ETag", async () => {
     const path = '/UploadWidget/assets/uploader-AbC123.js';
     const br = await rawFetch(path, { 'Accept-Encoding': 'gzip, deflate, br' });
     expect(br.headers['content-encoding']).toBe('br');

@@ -18,8 +18,11 @@ afterAll(() => service.stop(true));
 const strings = (value: unknown) => ({ strings: JSON.stringify(value) });
 
 describe('the upload page', () => {
-  it('carries the checked texts and preloads its own language\'s texts only, right to left for Arabic', async () => {
-    const page = await getPage(service, pageQuery(service, await registerVideo(service), { lang: 'ar', ...strings({ choose: 'اختر مقطعك' }) }));
+  it("carries the checked texts and preloads its own language's texts only, right to left for Arabic", async () => {
+    const page = await getPage(
+      service,
+      pageQuery(service, await registerVideo(service), { lang: 'ar', ...strings({ choose: 'اختر مقطعك' }) }),
+    );
     expect(page.status).toBe(200);
     expect(page.html).toContain('<html lang="ar" dir="rtl">');
     expect(jsonBlock<UploadPageBoot>(page.html, 'upload-boot')).toMatchObject({ lang: 'ar', strings: { choose: 'اختر مقطعك' } });
@@ -48,7 +51,10 @@ describe('the error page', () => {
 
   it('shows the texts, escaped, when it reports to a trusted host, and never changes the ErrorCode line', async () => {
     const videoId = await registerVideo(service);
-    const page = await getPage(service, pageQuery(service, videoId, { ...badToken, ...strings({ errorHeading: '<b>Oops</b>', advice104: 'Ask the shop.' }) }));
+    const page = await getPage(
+      service,
+      pageQuery(service, videoId, { ...badToken, ...strings({ errorHeading: '<b>Oops</b>', advice104: 'Ask the shop.' }) }),
+    );
     expect(page.html).toContain('<h1>&#60;b&#62;Oops&#60;/b&#62;</h1>');
     expect(page.html).toContain('<p class="hint">Ask the shop.</p>');
     expect(page.html).not.toContain('<b>Oops</b>');
@@ -56,7 +62,11 @@ describe('the error page', () => {
   });
 
   it('keeps its own texts for a link that reports to nobody', async () => {
-    const query = pageQuery(service, await registerVideo(service), { ...badToken, channel: undefined, ...strings({ errorHeading: 'Call 555-0100 now' }) });
+    const query = pageQuery(service, await registerVideo(service), {
+      ...badToken,
+      channel: undefined,
+      ...strings({ errorHeading: 'Call 555-0100 now' }),
+    });
     const page = await getPage(service, query);
     expect(page.html).not.toContain('555-0100');
     expect(page.html).toContain('<h1>The upload cannot start</h1>');

@@ -19,10 +19,16 @@ export interface Sink {
  */
 export async function startSink(dir: string): Promise<Sink> {
   const server: Server = createServer((req, res) => {
-    const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'PUT', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '600' };
+    const cors = {
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Methods': 'PUT',
+      'Access-Control-Allow-Headers': 'Content-Type',
+      'Access-Control-Max-Age': '600',
+    };
     const name = /^\/([\w.-]+)$/.exec(req.url ?? '')?.[1];
     if (req.method === 'OPTIONS') return void res.writeHead(204, cors).end();
-    if (req.method === 'GET' && req.url === '/') return void res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(PICKER_PAGE);
+    if (req.method === 'GET' && req.url === '/')
+      return void res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(PICKER_PAGE);
     if (req.method !== 'PUT' || !name) return void res.writeHead(404, cors).end();
     pipeline(req, createWriteStream(join(dir, name))).then(
       () => res.writeHead(204, cors).end(),

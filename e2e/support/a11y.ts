@@ -60,7 +60,7 @@ export class AccessibleQuery {
   /** Waits until an element with this role and name exists (or, with `present` false, until none does). */
   async waitFor(role: string, name: string, present = true, timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while ((await this.count(role, name) > 0) !== present) {
+    while ((await this.count(role, name)) > 0 !== present) {
       if (Date.now() > deadline) throw new Error(`${role} "${name}" did not ${present ? 'appear' : 'go away'} within ${timeoutMs} ms`);
       await new Promise((wake) => setTimeout(wake, 100));
     }

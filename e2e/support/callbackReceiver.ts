@@ -42,7 +42,11 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`no callback for video ${videoId} within ${timeoutMs} ms; received: ${JSON.stringify(received.map((c) => c.fields))}`));
+          reject(
+            new Error(
+              `no callback for video ${videoId} within ${timeoutMs} ms; received: ${JSON.stringify(received.map((c) => c.fields))}`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

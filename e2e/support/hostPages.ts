@@ -116,4 +116,5 @@ export function framingPage(innerPath: string): string {
 }
 
 /** A page on a third origin that tests use to post forged messages. */
-export const BLANK_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Other origin</title></head><body><p>Another origin</p></body></html>\n';
+export const BLANK_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Other origin</title></head><body><p>Another origin</p></body></html>\n';

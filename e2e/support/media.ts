@@ -38,7 +38,15 @@ export async function makeVideo(options: VideoOptions, name = 'clip.mp4'): Promi
 
 /** The container's duration in seconds, as ffprobe reads it. */
 export async function probeDuration(file: string): Promise<number> {
-  const { stdout } = await run(process.env.FFPROBE_PATH || 'ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]);
+  const { stdout } = await run(process.env.FFPROBE_PATH || 'ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'format=duration',
+    '-of',
+    'csv=p=0',
+    file,
+  ]);
   return Number(stdout.trim());
 }
 

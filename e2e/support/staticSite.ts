@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { listenLoopback, type LoopbackServer } from './httpServer';
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
 
 /** A fixture app's `vite build` output, served as a static site on its own origin (http://localhost:<port>). */
 export function serveBuilt(root: string): Promise<LoopbackServer> {

@@ -21,18 +21,28 @@ export function events(page: Page): Promise<RecordedEvent[]> {
 }
 
 /** A progress, state or processing event as the host page recorded it, with its `performance.now()`. */
-export type RecordedUpdate = ({ type: 'progress'; info: UploadProgressInfo } | { type: 'state'; info: UploadStateInfo } | { type: 'processed'; info: UploadProcessedInfo }) & { at: number };
+export type RecordedUpdate = (
+  | { type: 'progress'; info: UploadProgressInfo }
+  | { type: 'state'; info: UploadStateInfo }
+  | { type: 'processed'; info: UploadProcessedInfo }
+) & { at: number };
 
 /** How the handle's `done` settled (the rejection's fields copied), or null while it has not. */
-export type RecordedOutcome = { resolved: UploadSuccessInfo } | { rejected: { name: string; kind: string; code?: string; message: string } } | null;
+export type RecordedOutcome =
+  { resolved: UploadSuccessInfo } | { rejected: { name: string; kind: string; code?: string; message: string } } | null;
 
 /** Polls until `predicate` holds for the recorded updates; returns them. */
-export async function waitForUpdates(page: Page, predicate: (list: RecordedUpdate[]) => boolean, timeoutMs = 60_000): Promise<RecordedUpdate[]> {
+export async function waitForUpdates(
+  page: Page,
+  predicate: (list: RecordedUpdate[]) => boolean,
+  timeoutMs = 60_000,
+): Promise<RecordedUpdate[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const list = await page.evaluate(() => (window as unknown as { updates: RecordedUpdate[] }).updates);
     if (predicate(list)) return list;
-    if (Date.now() > deadline) throw new Error(`updates never matched within ${timeoutMs} ms; recorded: ${JSON.stringify(list.slice(-20))}`);
+    if (Date.now() > deadline)
+      throw new Error(`updates never matched within ${timeoutMs} ms; recorded: ${JSON.stringify(list.slice(-20))}`);
     await new Promise((wake) => setTimeout(wake, 100));
   }
 }
@@ -49,7 +59,11 @@ export async function waitForOutcome(page: Page, timeoutMs = 60_000): Promise<No
 }
 
 /** Polls until `predicate` holds for the recorded events; returns them. */
-export async function waitForEvents(page: Page, predicate: (list: RecordedEvent[]) => boolean, timeoutMs = 60_000): Promise<RecordedEvent[]> {
+export async function waitForEvents(
+  page: Page,
+  predicate: (list: RecordedEvent[]) => boolean,
+  timeoutMs = 60_000,
+): Promise<RecordedEvent[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const list = await events(page);
@@ -103,7 +117,9 @@ export function uploadFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
 }
 
 /** Every element and the head/body children of a document: the widget must leave these as they were. */
-export function domCensus(where: Page | Frame): Promise<{ elements: number; body: number; head: number; bodyStyle: string; htmlStyle: string }> {
+export function domCensus(
+  where: Page | Frame,
+): Promise<{ elements: number; body: number; head: number; bodyStyle: string; htmlStyle: string }> {
   return where.evaluate(() => ({
     elements: document.getElementsByTagName('*').length,
     body: document.body.children.length,
@@ -183,7 +199,12 @@ export function recordTusRequests(
   const listener = (request: Request) => {
     if (!request.url().startsWith(`${serviceUrl}/UploadWidget/files`) || request.method() === 'OPTIONS') return;
     const offset = request.headers()['upload-offset'];
-    const entry: TusRequest = { method: request.method(), url: request.url(), offset: offset === undefined ? null : Number(offset), bodyBytes: 0 };
+    const entry: TusRequest = {
+      method: request.method(),
+      url: request.url(),
+      offset: offset === undefined ? null : Number(offset),
+      bodyBytes: 0,
+    };
     list.push(entry);
     pending.push(
       request

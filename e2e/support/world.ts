@@ -48,7 +48,15 @@ export interface World {
   /** Opens that host page in a new tab of `context`. */
   openHostPage(context: BrowserContext, path: string, config: object, query?: string): Promise<Page>;
   /** GET /Api/Video/Get. */
-  getVideo(videoId: string, appId?: string): Promise<{ Video: { Status: number; Duration: number; PicSavePath: string }; VideoPlayFile: { VideoURL: string; Bitrate: unknown; BitrateLabel: string }[]; MediaSever: Record<string, string>; AuthMsg: { ResultCode: string } }>;
+  getVideo(
+    videoId: string,
+    appId?: string,
+  ): Promise<{
+    Video: { Status: number; Duration: number; PicSavePath: string };
+    VideoPlayFile: { VideoURL: string; Bitrate: unknown; BitrateLabel: string }[];
+    MediaSever: Record<string, string>;
+    AuthMsg: { ResultCode: string };
+  }>;
   video(videoId: string): Promise<Video | undefined>;
   /** sha256 of the stored source file (in DATA_DIR or the bucket), once the service recorded one. */
   sourceSha256(videoId: string): Promise<string | undefined>;
@@ -150,7 +158,7 @@ export async function startServiceWorld(options: WorldOptions = {}): Promise<Ser
       };
       // Settled: the same figure three times, 200 ms apart.
       let last = await read();
-      for (let same = 1; same < 3; ) {
+      for (let same = 1; same < 3;) {
         await new Promise((done) => setTimeout(done, 200));
         const now = await read();
         same = now === last ? same + 1 : 1;

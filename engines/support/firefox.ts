@@ -8,11 +8,21 @@ const query = (selector: string) => (selector.startsWith('//') ? `::-p-xpath(${s
 
 /** Firefox ESR over WebDriver BiDi, through puppeteer-core (it never downloads a browser). */
 export async function launchFirefox(): Promise<Engine> {
-  const browser: Browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, protocol: 'webDriverBiDi' });
+  const browser: Browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX_PATH,
+    headless: true,
+    protocol: 'webDriverBiDi',
+  });
   let host: Page | undefined;
   let current: Page | Frame | undefined;
-  const here = () => current ?? (() => { throw new Error('no page is open'); })();
-  const pageOf = (where: Page | Frame): Page => ('page' in where && typeof where.page === 'function' ? (where as Frame).page() : (where as Page));
+  const here = () =>
+    current ??
+    (() => {
+      throw new Error('no page is open');
+    })();
+  const pageOf = (where: Page | Frame): Page =>
+    'page' in where && typeof where.page === 'function' ? (where as Frame).page() : (where as Page);
   const find = async (selector: string) => (await here().waitForSelector(query(selector), { timeout: TIMEOUT_MS }))!;
 
   return {
@@ -33,7 +43,11 @@ export async function launchFirefox(): Promise<Engine> {
       await ((await find(selector)) as ElementHandle<HTMLInputElement>).uploadFile(path);
     },
     async waitForText(text, timeoutMs = TIMEOUT_MS) {
-      await here().waitForFunction((wanted: string) => document.body?.innerText.includes(wanted), { timeout: timeoutMs, polling: 100 }, text);
+      await here().waitForFunction(
+        (wanted: string) => document.body?.innerText.includes(wanted),
+        { timeout: timeoutMs, polling: 100 },
+        text,
+      );
     },
     async evaluate<T>(expression: string) {
       return (await here().evaluate(expression)) as T;
@@ -43,7 +57,9 @@ export async function launchFirefox(): Promise<Engine> {
       current = frame;
     },
     async enterPopup() {
-      current = await until('the popup', async () => (await browser.pages()).find((page) => page !== host && page.url().includes('/UploadWidget/')));
+      current = await until('the popup', async () =>
+        (await browser.pages()).find((page) => page !== host && page.url().includes('/UploadWidget/')),
+      );
     },
     async leave() {
       current = host;

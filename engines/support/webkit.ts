@@ -27,7 +27,10 @@ export async function launchWebKit(): Promise<Engine> {
     if (!existsSync(path)) throw new Error(`${path} is missing: apt-get install webkit2gtk-driver xvfb`);
   }
   const port = await freePort();
-  const driverProcess: ChildProcess = spawn('xvfb-run', ['-a', WEBKIT_DRIVER_PATH, `--port=${port}`, '--host=127.0.0.1'], { stdio: 'ignore', detached: true });
+  const driverProcess: ChildProcess = spawn('xvfb-run', ['-a', WEBKIT_DRIVER_PATH, `--port=${port}`, '--host=127.0.0.1'], {
+    stdio: 'ignore',
+    detached: true,
+  });
   const server = `http://127.0.0.1:${port}`;
   await until('WebKitWebDriver', async () => ((await fetch(`${server}/status`)).ok ? true : undefined));
   const capabilities = { browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation'] } };
@@ -48,13 +51,19 @@ export async function launchWebKit(): Promise<Engine> {
       await (await find(selector)).click();
     },
     async press(key) {
-      await driver.actions().sendKeys(key === 'Enter' ? Key.ENTER : Key.ESCAPE).perform();
+      await driver
+        .actions()
+        .sendKeys(key === 'Enter' ? Key.ENTER : Key.ESCAPE)
+        .perform();
     },
     async setFile(selector, path) {
       await (await find(selector)).sendKeys(path);
     },
     async waitForText(text, timeoutMs = TIMEOUT_MS) {
-      await driver.wait(async () => ((await driver.executeScript('return document.body ? document.body.innerText : ""')) as string).includes(text), timeoutMs);
+      await driver.wait(
+        async () => ((await driver.executeScript('return document.body ? document.body.innerText : ""')) as string).includes(text),
+        timeoutMs,
+      );
     },
     async evaluate<T>(expression: string) {
       return (await driver.executeScript(`return (${expression});`)) as T;

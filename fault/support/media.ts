@@ -12,9 +12,19 @@ const run = promisify(execFile);
 export async function makeLongVideo(dir: string, seconds = 60, codec: 'libx264' | 'mpeg4' = 'libx264'): Promise<string> {
   const file = join(dir, codec === 'libx264' ? 'long.mp4' : 'long-mpeg4.mp4');
   await run('ffmpeg', [
-    '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `testsrc2=size=640x360:rate=25:duration=${seconds}`,
-    ...(codec === 'libx264' ? ['-c:v', 'libx264', '-preset', 'ultrafast'] : ['-c:v', 'mpeg4', '-q:v', '5']), '-pix_fmt', 'yuv420p', file,
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=640x360:rate=25:duration=${seconds}`,
+    ...(codec === 'libx264' ? ['-c:v', 'libx264', '-preset', 'ultrafast'] : ['-c:v', 'mpeg4', '-q:v', '5']),
+    '-pix_fmt',
+    'yuv420p',
+    file,
   ]);
   return file;
 }

@@ -111,7 +111,12 @@ async function readReply<T>(reply: Promise<{ status: number; text(): Promise<str
     status = response.status;
     text = await response.text();
   } catch (cause) {
-    throw new ApiError('network', `${what}: no reply from the service (${cause instanceof Error ? cause.message : String(cause)})`, status, { cause });
+    throw new ApiError(
+      'network',
+      `${what}: no reply from the service (${cause instanceof Error ? cause.message : String(cause)})`,
+      status,
+      { cause },
+    );
   }
   let body: { AuthMsg?: Partial<AuthMsg> } | null;
   try {
@@ -120,7 +125,8 @@ async function readReply<T>(reply: Promise<{ status: number; text(): Promise<str
     body = null;
   }
   const result = body?.AuthMsg;
-  if (typeof result?.ResultCode !== 'string') throw new ApiError('invalid-reply', `${what}: the reply (HTTP ${status}) is not the API's JSON`, status);
+  if (typeof result?.ResultCode !== 'string')
+    throw new ApiError('invalid-reply', `${what}: the reply (HTTP ${status}) is not the API's JSON`, status);
   if (result.ResultCode !== '1') throw new ApiError(result.ResultCode, `${what}: ${result.ResultMessage ?? 'refused'}`, status);
   return body as T;
 }
@@ -162,12 +168,17 @@ export function createClient(options: ClientOptions): VideoClient {
       const unknown = Object.keys(model).find((key) => !POST_FIELDS.includes(key));
       if (unknown !== undefined) throw fail(`\`${unknown}\` is not a field of the Post model (${POST_FIELDS.join(', ')})`);
       requireText(model.VideoTitle, 'VideoTitle');
-      if (model.SourceFileGetType !== SourceFileGetType.Upload && model.SourceFileGetType !== SourceFileGetType.Download) throw fail('`SourceFileGetType` must be 1 (upload widget) or 2 (server download)');
+      if (model.SourceFileGetType !== SourceFileGetType.Upload && model.SourceFileGetType !== SourceFileGetType.Download)
+        throw fail('`SourceFileGetType` must be 1 (upload widget) or 2 (server download)');
       if (model.SourceFileGetType === SourceFileGetType.Download) requireText(model.SourceFilePath, 'SourceFilePath');
       const form = new URLSearchParams(signed());
       for (const [name, value] of Object.entries(model)) if (value !== undefined) form.set(name, String(value));
       const reply = await readReply<{ VideoId: string }>(
-        send(`${base}/Api/Video/Post`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() }),
+        send(`${base}/Api/Video/Post`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: form.toString(),
+        }),
         '/Api/Video/Post',
       );
       return reply.VideoId;

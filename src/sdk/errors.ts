@@ -53,5 +53,8 @@ export class CallbackError extends Error {
 }
 
 export function isCallbackError(value: unknown): value is CallbackError {
-  return value instanceof CallbackError || (value instanceof Error && value.name === 'CallbackError' && typeof (value as CallbackError).code === 'string');
+  return (
+    value instanceof CallbackError ||
+    (value instanceof Error && value.name === 'CallbackError' && typeof (value as CallbackError).code === 'string')
+  );
 }

@@ -2,7 +2,9 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Token = MD5(Timestamp + AppSecret), UTF-8, 32 lowercase hex digits (spec, Authentication). */
 export function signToken(timestamp: string, appSecret: string): string {
-  return createHash('md5').update(timestamp + appSecret, 'utf8').digest('hex');
+  return createHash('md5')
+    .update(timestamp + appSecret, 'utf8')
+    .digest('hex');
 }
 
 /**

@@ -40,7 +40,8 @@ const FIELDS = ['VideoId', 'VideoStatus', 'AppId', 'Timestamp', 'Token'] as cons
 function formOf(body: CallbackBody): URLSearchParams {
   if (typeof body === 'string' || body instanceof URLSearchParams) return new URLSearchParams(body);
   if (body instanceof Uint8Array) return new URLSearchParams(new TextDecoder().decode(body));
-  if (typeof body !== 'object' || body === null) throw new TypeError('verifyCallback: the body must be the raw form string, URLSearchParams or an object of fields');
+  if (typeof body !== 'object' || body === null)
+    throw new TypeError('verifyCallback: the body must be the raw form string, URLSearchParams or an object of fields');
   const form = new URLSearchParams();
   for (const [name, value] of Object.entries(body)) {
     for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) form.append(name, one);
@@ -68,7 +69,11 @@ export function verifyCallback(body: CallbackBody, options: VerifyCallbackOption
   if (typeof options?.appSecret !== 'string' || options.appSecret === '') throw new TypeError('verifyCallback: `appSecret` is required');
   if (typeof options.appId !== 'string' || options.appId === '') throw new TypeError('verifyCallback: `appId` is required');
   if (options.headers === undefined && options.allowUnsigned !== true) {
-    throw new CallbackError('signature-required', 'X-Signature', 'verifyCallback: pass the request\'s `headers` so X-Signature is checked (or `allowUnsigned: true`, which browsers can forge)');
+    throw new CallbackError(
+      'signature-required',
+      'X-Signature',
+      "verifyCallback: pass the request's `headers` so X-Signature is checked (or `allowUnsigned: true`, which browsers can forge)",
+    );
   }
   const form = formOf(body);
   const fields = {} as Record<(typeof FIELDS)[number], string>;
@@ -78,21 +83,32 @@ export function verifyCallback(body: CallbackBody, options: VerifyCallbackOption
     if (!values[0]) throw new CallbackError('missing-field', name, `verifyCallback: ${name} is missing`);
     fields[name] = values[0];
   }
-  if (!sameText(fields.AppId, options.appId)) throw new CallbackError('wrong-app', 'AppId', 'verifyCallback: the callback is for another AppId');
+  if (!sameText(fields.AppId, options.appId))
+    throw new CallbackError('wrong-app', 'AppId', 'verifyCallback: the callback is for another AppId');
   if (!sameText(fields.Token, signToken(fields.Timestamp, options.appSecret))) {
-    throw new CallbackError('wrong-token', 'Token', 'verifyCallback: the Token is not signed with this app\'s secret');
+    throw new CallbackError('wrong-token', 'Token', "verifyCallback: the Token is not signed with this app's secret");
   }
   if (options.headers !== undefined) {
     const header = signatureHeader(options.headers);
-    if (Array.isArray(header)) throw new CallbackError('bad-signature', 'X-Signature', 'verifyCallback: X-Signature appears more than once');
+    if (Array.isArray(header))
+      throw new CallbackError('bad-signature', 'X-Signature', 'verifyCallback: X-Signature appears more than once');
     const raw = typeof body === 'string' || body instanceof Uint8Array ? body : form.toString();
     if (!sameText(header ?? '', signBody(raw, options.appSecret))) {
-      throw new CallbackError('bad-signature', 'X-Signature', header ? 'verifyCallback: X-Signature does not match the body' : 'verifyCallback: X-Signature is missing');
+      throw new CallbackError(
+        'bad-signature',
+        'X-Signature',
+        header ? 'verifyCallback: X-Signature does not match the body' : 'verifyCallback: X-Signature is missing',
+      );
     }
   }
   if (!/^\d{1,12}$/.test(fields.Timestamp) || Math.abs(Number(fields.Timestamp) - Date.now() / 1000) > WINDOW_SECONDS) {
-    throw new CallbackError('stale-timestamp', 'Timestamp', `verifyCallback: the Timestamp is more than ${WINDOW_SECONDS} s from this clock`);
+    throw new CallbackError(
+      'stale-timestamp',
+      'Timestamp',
+      `verifyCallback: the Timestamp is more than ${WINDOW_SECONDS} s from this clock`,
+    );
   }
-  if (!/^\d$/.test(fields.VideoStatus) || !isVideoStatus(Number(fields.VideoStatus))) throw new CallbackError('invalid-field', 'VideoStatus', 'verifyCallback: VideoStatus is not one of the states 0 to 8');
+  if (!/^\d$/.test(fields.VideoStatus) || !isVideoStatus(Number(fields.VideoStatus)))
+    throw new CallbackError('invalid-field', 'VideoStatus', 'verifyCallback: VideoStatus is not one of the states 0 to 8');
   return { videoId: fields.VideoId, videoStatus: Number(fields.VideoStatus) as VideoStatus };
 }

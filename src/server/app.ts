@@ -121,7 +121,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         // A lost database or bucket, or a full disk, is logged once per outage, not per request.
         const failure = context.outages.answer(error);
         const apiError = failure ?? (isApiError(error) ? error : new ApiError('INTERNAL'));
-        if (!failure && !isApiError(error)) log.error('unhandled error', { route: logEntry.route, error: String((error as Error)?.stack ?? error) });
+        if (!failure && !isApiError(error))
+          log.error('unhandled error', { route: logEntry.route, error: String((error as Error)?.stack ?? error) });
         if (res.headersSent) {
           res.destroy();
           return;

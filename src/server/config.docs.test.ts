@@ -9,7 +9,10 @@ import { PROJECT_ROOT } from './project';
 describe('docs/configuration.md', () => {
   it('is what `npm run docs:config` writes from the settings table', () => {
     const committed = readFileSync(resolve(PROJECT_ROOT, CONFIGURATION_PAGE), 'utf8');
-    expect(committed === configurationPage(), `${CONFIGURATION_PAGE} is out of date with src/server/configSchema.ts: run \`npm run docs:config\` and commit it`).toBe(true);
+    expect(
+      committed === configurationPage(),
+      `${CONFIGURATION_PAGE} is out of date with src/server/configSchema.ts: run \`npm run docs:config\` and commit it`,
+    ).toBe(true);
   });
 
   it('has a row for every variable, with its default and range', () => {
@@ -39,7 +42,9 @@ describe('the settings table', () => {
   it('is every variable readConfig reads, and only those', () => {
     const names = Object.keys(SETTINGS).sort();
     expect([...namesRead({})].sort()).toEqual(names);
-    expect([...namesRead({ S3_BUCKET: 'videos', S3_ACCESS_KEY_ID: 'AKIDEXAMPLE', S3_SECRET_ACCESS_KEY: 'secret-key-0123' })].sort()).toEqual(names);
+    expect(
+      [...namesRead({ S3_BUCKET: 'videos', S3_ACCESS_KEY_ID: 'AKIDEXAMPLE', S3_SECRET_ACCESS_KEY: 'secret-key-0123' })].sort(),
+    ).toEqual(names);
   });
 
   it('gives each variable a one-line doc', () => {

@@ -85,10 +85,20 @@ describe('the S3 settings', () => {
 
   it('reads all six names, and keeps the secret out of logs and JSON', () => {
     const config = readConfig(s3);
-    expect(config.s3).toEqual({ bucket: 'videos', endpoint: 'http://127.0.0.1:9000', region: 'auto', accessKeyId: 'AKIDEXAMPLE', forcePathStyle: true });
+    expect(config.s3).toEqual({
+      bucket: 'videos',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'auto',
+      accessKeyId: 'AKIDEXAMPLE',
+      forcePathStyle: true,
+    });
     expect(config.s3!.secretAccessKey).toBe('wJalrXUtnFEMI-secret');
     expect(JSON.stringify(config)).not.toContain('wJalrXUtnFEMI');
-    expect(readConfig({ ...s3, S3_ENDPOINT: '', S3_REGION: '', S3_FORCE_PATH_STYLE: '' }).s3).toMatchObject({ endpoint: undefined, region: 'us-east-1', forcePathStyle: false });
+    expect(readConfig({ ...s3, S3_ENDPOINT: '', S3_REGION: '', S3_FORCE_PATH_STYLE: '' }).s3).toMatchObject({
+      endpoint: undefined,
+      region: 'us-east-1',
+      forcePathStyle: false,
+    });
   });
 
   it.each([
@@ -120,7 +130,12 @@ describe('the processing pools and the download rate floor', () => {
 
   it('reads DOWNLOAD_CONCURRENCY, APP_MAX_RUNNING_JOBS, DOWNLOAD_MIN_BYTES_PER_S (0 turns it off) and DOWNLOAD_RATE_WINDOW_MS', () => {
     const env = { DOWNLOAD_CONCURRENCY: '4', APP_MAX_RUNNING_JOBS: '3', DOWNLOAD_MIN_BYTES_PER_S: '0', DOWNLOAD_RATE_WINDOW_MS: '2000' };
-    expect(readConfig(env)).toMatchObject({ downloadConcurrency: 4, appMaxRunningJobs: 3, downloadMinBytesPerS: 0, downloadRateWindowMs: 2000 });
+    expect(readConfig(env)).toMatchObject({
+      downloadConcurrency: 4,
+      appMaxRunningJobs: 3,
+      downloadMinBytesPerS: 0,
+      downloadRateWindowMs: 2000,
+    });
   });
 
   it.each([
@@ -163,7 +178,9 @@ describe('defaults that come from another variable', () => {
     expect(readConfig({}).downloadMaxBytes).toBe(6 * 1024 ** 3);
     expect(readConfig({ MAX_UPLOAD_BYTES_SILVERLIGHT: '5000' }).downloadMaxBytes).toBe(5000);
     expect(readConfig({ MAX_UPLOAD_BYTES_SILVERLIGHT: '5000', DOWNLOAD_MAX_BYTES: '700' }).downloadMaxBytes).toBe(700);
-    expect(() => readConfig({ DOWNLOAD_MAX_BYTES: '0' })).toThrowError(new ConfigError(`DOWNLOAD_MAX_BYTES must be between 1 and ${Number.MAX_SAFE_INTEGER}, got 0`));
+    expect(() => readConfig({ DOWNLOAD_MAX_BYTES: '0' })).toThrowError(
+      new ConfigError(`DOWNLOAD_MAX_BYTES must be between 1 and ${Number.MAX_SAFE_INTEGER}, got 0`),
+    );
   });
 
   it('an empty variable counts as unset, as compose files write it', () => {

@@ -134,13 +134,21 @@ export function settlePublicUrl(publicUrl: string, port: number): string {
   return url.href.replace(/\/+$/, '');
 }
 
-const S3_NAMES = ['S3_BUCKET', 'S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const satisfies SettingName[];
+const S3_NAMES = [
+  'S3_BUCKET',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+] as const satisfies SettingName[];
 
 /** All six S3_* names, or none; a half-configured bucket is refused rather than falling back to DATA_DIR. */
 function s3Settings(env: NodeJS.ProcessEnv): S3Settings | undefined {
   if (!isSet(env, 'S3_BUCKET')) {
     const stray = S3_NAMES.filter((name) => isSet(env, name));
-    if (stray.length > 0) throw new ConfigError(`${stray.join(', ')} set without S3_BUCKET: set S3_BUCKET too, or unset them to keep files in DATA_DIR`);
+    if (stray.length > 0)
+      throw new ConfigError(`${stray.join(', ')} set without S3_BUCKET: set S3_BUCKET too, or unset them to keep files in DATA_DIR`);
     return undefined;
   }
   const bucket = setting(env, 'S3_BUCKET')!;

@@ -27,7 +27,8 @@ function accepts(row: Setting<unknown>): string {
 /** docs/configuration.md, as the table in configSchema.ts has it now. */
 export function configurationPage(): string {
   const rows = Object.entries(SETTINGS).map(
-    ([name, row]: [string, Setting<unknown>]) => `| \`${name}\` | ${cell(row.default ?? 'none')} | ${cell(accepts(row))} | ${cell(row.doc)} |`,
+    ([name, row]: [string, Setting<unknown>]) =>
+      `| \`${name}\` | ${cell(row.default ?? 'none')} | ${cell(accepts(row))} | ${cell(row.doc)} |`,
   );
   return `${INTRO}
 | Variable | Default | Unit / range | Meaning |

@@ -204,7 +204,8 @@ export const SETTINGS = {
   DATABASE_URL: text({
     range: '`postgres://…`',
     check: (value) => {
-      if (!/^postgres(ql)?:\/\//.test(value)) throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset for SQLite in DATA_DIR)');
+      if (!/^postgres(ql)?:\/\//.test(value))
+        throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset for SQLite in DATA_DIR)');
       return value;
     },
     doc: 'Keeps the service’s records in PostgreSQL instead of `service.sqlite`; migrated at start-up ([storage.md](storage.md)).',
@@ -212,7 +213,8 @@ export const SETTINGS = {
   S3_BUCKET: text({
     range: '3–63 lower-case letters, digits, dots and hyphens',
     check: (value) => {
-      if (!BUCKET_NAME.test(value)) throw new ConfigError(`S3_BUCKET "${value}" is not a bucket name (3-63 lower-case letters, digits, dots and hyphens)`);
+      if (!BUCKET_NAME.test(value))
+        throw new ConfigError(`S3_BUCKET "${value}" is not a bucket name (3-63 lower-case letters, digits, dots and hyphens)`);
       return value;
     },
     doc: 'Keeps uploads, play files and pictures in this S3 bucket instead of `DATA_DIR` (which then holds only scratch space for ffmpeg); it must exist and answer at start-up. Every other `S3_*` variable is refused without it. MinIO, AWS S3, R2: [storage.md](storage.md#files).',
@@ -225,7 +227,8 @@ export const SETTINGS = {
   S3_ENDPOINT: baseUrl({
     shown: 'AWS S3',
     check: (url) => {
-      if (url.username || url.password) throw new ConfigError('S3_ENDPOINT must not hold credentials; use S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
+      if (url.username || url.password)
+        throw new ConfigError('S3_ENDPOINT must not hold credentials; use S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
     },
     doc: 'An S3-compatible server’s base URL (MinIO, R2, …), without credentials in it.',
   }),
@@ -233,7 +236,8 @@ export const SETTINGS = {
     default: 'us-east-1',
     range: 'lower-case letters, digits and hyphens, up to 32',
     check: (value) => {
-      if (!/^[a-z0-9-]{1,32}$/.test(value)) throw new ConfigError(`S3_REGION "${value}" is not a region name (like us-east-1, or auto for R2)`);
+      if (!/^[a-z0-9-]{1,32}$/.test(value))
+        throw new ConfigError(`S3_REGION "${value}" is not a region name (like us-east-1, or auto for R2)`);
       return value;
     },
     doc: 'The bucket’s region (`auto` for R2).',
@@ -259,8 +263,20 @@ export const SETTINGS = {
     default: false,
     doc: '`1` lets server-side downloads (SourceFileGetType 2) reach loopback and private addresses: for local tests only.',
   }),
-  MAX_UPLOAD_BYTES_FLASH: integer({ default: 2 * GIB, shown: '2 GiB', unit: 'bytes', ...ANY_SIZE, doc: 'Largest file for `uploadType` `flash` (the default).' }),
-  MAX_UPLOAD_BYTES_SILVERLIGHT: integer({ default: 6 * GIB, shown: '6 GiB', unit: 'bytes', ...ANY_SIZE, doc: 'Largest file for `uploadType` `silverlight`.' }),
+  MAX_UPLOAD_BYTES_FLASH: integer({
+    default: 2 * GIB,
+    shown: '2 GiB',
+    unit: 'bytes',
+    ...ANY_SIZE,
+    doc: 'Largest file for `uploadType` `flash` (the default).',
+  }),
+  MAX_UPLOAD_BYTES_SILVERLIGHT: integer({
+    default: 6 * GIB,
+    shown: '6 GiB',
+    unit: 'bytes',
+    ...ANY_SIZE,
+    doc: 'Largest file for `uploadType` `silverlight`.',
+  }),
   UPLOAD_CHUNK_BYTES: integer({
     default: 0,
     shown: 'off',
@@ -276,7 +292,10 @@ export const SETTINGS = {
     check: (value) => resolve(value),
     doc: 'Where `npm run build` put the widget; found from the folder holding `package.json`, not the working directory.',
   }),
-  LOG_LEVEL: oneOf<LogLevel>(LOG_LEVELS, { default: 'info', doc: 'The least important log lines written; `info` writes one line per request.' }),
+  LOG_LEVEL: oneOf<LogLevel>(LOG_LEVELS, {
+    default: 'info',
+    doc: 'The least important log lines written; `info` writes one line per request.',
+  }),
   PROCESSING_CONCURRENCY: integer({
     default: 2,
     unit: 'jobs',
@@ -356,7 +375,13 @@ export const SETTINGS = {
     max: 3_600_000,
     doc: 'First retry delay of a status callback; later ones grow from it (3×, 12×, 60×, 180×, then 360×).',
   }),
-  CALLBACK_TIMEOUT_MS: integer({ default: 10_000, unit: 'ms', min: 1, max: 600_000, doc: 'One callback request, connect to reply headers.' }),
+  CALLBACK_TIMEOUT_MS: integer({
+    default: 10_000,
+    unit: 'ms',
+    min: 1,
+    max: 600_000,
+    doc: 'One callback request, connect to reply headers.',
+  }),
   CALLBACK_CONCURRENCY: integer({ default: 4, unit: 'requests', min: 1, max: 64, doc: 'Callback requests in flight at once.' }),
   // ffmpeg's max_pixels option stops at INT_MAX.
   MAX_SOURCE_PIXELS: integer({
@@ -386,7 +411,8 @@ export const SETTINGS = {
     type: 'secret',
     range: 'at least 16 printable characters, no spaces',
     check: (value) => {
-      if (value.length < 16 || !/^[\x21-\x7e]+$/.test(value)) throw new ConfigError('OPS_TOKEN must be at least 16 printable characters without spaces');
+      if (value.length < 16 || !/^[\x21-\x7e]+$/.test(value))
+        throw new ConfigError('OPS_TOKEN must be at least 16 printable characters without spaces');
       return value;
     },
     doc: '`Authorization: Bearer <OPS_TOKEN>` gets `/metrics` and the reasons in `/readyz` on the service’s port; unset, no request there does ([operations.md](operations.md)). It never reaches a log or a JSON of the config.',
@@ -426,4 +452,3 @@ export function setting<N extends SettingName>(env: NodeJS.ProcessEnv, name: N):
   const raw = env[name];
   return SETTINGS[name].parse(raw === '' ? undefined : raw, name) as SettingValue<N>;
 }
-

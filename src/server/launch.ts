@@ -53,7 +53,8 @@ export async function launchService(env: NodeJS.ProcessEnv, log: Logger, options
   if (apps) warnShortSecrets(apps, log);
   const service = await startService({ config, apps, log, demoUrl: options.demoUrl });
   // Only here, where one process runs one service: SIGHUP is process-wide.
-  const reload = config.appsFile && apps ? reloadAppsFile({ file: config.appsFile, served: apps, replace: service.replaceApps, log }) : undefined;
+  const reload =
+    config.appsFile && apps ? reloadAppsFile({ file: config.appsFile, served: apps, replace: service.replaceApps, log }) : undefined;
   log.info('service listening', {
     version: PROJECT_VERSION,
     address: service.address,

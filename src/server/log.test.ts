@@ -15,6 +15,8 @@ describe('log lines', () => {
     const lines: string[] = [];
     const log = createLogger((line) => lines.push(line), 'info', 'text');
     log.error('database outage', { part: 'database', reason: 'the database cannot be reached', attempts: 3 });
-    expect(lines[0]).toMatch(/^\d{2}:\d{2}:\d{2}\.\d{3} ERROR database outage part=database reason="the database cannot be reached" attempts=3$/);
+    expect(lines[0]).toMatch(
+      /^\d{2}:\d{2}:\d{2}\.\d{3} ERROR database outage part=database reason="the database cannot be reached" attempts=3$/,
+    );
   });
 });

@@ -38,7 +38,7 @@ export type LogFormat = 'json' | 'text';
 
 /** A field's value in a text line: bare when it reads unambiguously, else as JSON. */
 function textValue(value: unknown): string {
-  return typeof value === 'string' && /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' && /^[^\s"=]+$/.test(value) ? value : (JSON.stringify(value) ?? String(value));
 }
 
 function formatLine(format: LogFormat, entry: { time: string; level: LogLevel; message: string } & Record<string, unknown>): string {

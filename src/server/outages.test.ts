@@ -35,7 +35,9 @@ describe('partFailureOf', () => {
 describe('noSpaceReason', () => {
   it('says so in words for a download or ffmpeg cut short by a full disk, and for nothing else', () => {
     expect(noSpaceReason(new Error('storage: ENOSPC'))).toBe('no space left in DATA_DIR (storage: ENOSPC)');
-    expect(noSpaceReason(new Error('ffmpeg failed: av_interleaved_write_frame(): No space left on device'))).toMatch(/^no space left in DATA_DIR/);
+    expect(noSpaceReason(new Error('ffmpeg failed: av_interleaved_write_frame(): No space left on device'))).toMatch(
+      /^no space left in DATA_DIR/,
+    );
     expect(noSpaceReason(new Error('http-status: HTTP 404'))).toBeUndefined();
   });
 });

@@ -42,7 +42,8 @@ export function isNoSpace(error: unknown): boolean {
  */
 export function noSpaceReason(error: unknown): string | undefined {
   const text = error instanceof Error ? error.message : String(error);
-  if (!isNoSpace(error) && !/\b(ENOSPC|EDQUOT|EFBIG|SQLITE_FULL)\b|No space left on device|Disk quota exceeded|File too large/.test(text)) return undefined;
+  if (!isNoSpace(error) && !/\b(ENOSPC|EDQUOT|EFBIG|SQLITE_FULL)\b|No space left on device|Disk quota exceeded|File too large/.test(text))
+    return undefined;
   return `no space left in DATA_DIR (${text})`;
 }
 

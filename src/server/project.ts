@@ -20,4 +20,5 @@ function findProjectRoot(): string {
 export const PROJECT_ROOT = findProjectRoot();
 
 /** The service's version, from package.json; shown on the landing page and in the start-up line. */
-export const PROJECT_VERSION: string = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+export const PROJECT_VERSION: string = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string })
+  .version;

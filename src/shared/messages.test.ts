@@ -26,9 +26,18 @@ describe('isPageMessage', () => {
     ['null', null],
     ['an unknown type', { protocol: PROTOCOL, channel: 'c1', type: 'eval' }],
     ['a success without a size', { protocol: PROTOCOL, channel: 'c1', type: 'success', info: { videoId: 'v', fileName: 'a' } }],
-    ['a failure with an unknown reason', { protocol: PROTOCOL, channel: 'c1', type: 'failure', info: { videoId: 'v', reason: 'nope', message: '' } }],
-    ['an error that is not a network error', { protocol: PROTOCOL, channel: 'c1', type: 'error', info: { videoId: 'v', reason: 'closed', message: '' } }],
-    ['an info field of the wrong type', { protocol: PROTOCOL, channel: 'c1', type: 'failure', info: { videoId: 'v', reason: 'server', message: '', code: 107 } }],
+    [
+      'a failure with an unknown reason',
+      { protocol: PROTOCOL, channel: 'c1', type: 'failure', info: { videoId: 'v', reason: 'nope', message: '' } },
+    ],
+    [
+      'an error that is not a network error',
+      { protocol: PROTOCOL, channel: 'c1', type: 'error', info: { videoId: 'v', reason: 'closed', message: '' } },
+    ],
+    [
+      'an info field of the wrong type',
+      { protocol: PROTOCOL, channel: 'c1', type: 'failure', info: { videoId: 'v', reason: 'server', message: '', code: 107 } },
+    ],
     ['ready without valid', { protocol: PROTOCOL, channel: 'c1', type: 'ready' }],
     ['progress without a total', { protocol: PROTOCOL, channel: 'c1', type: 'progress', info: { bytesUploaded: 5 } }],
     ['progress as text', { protocol: PROTOCOL, channel: 'c1', type: 'progress', info: { bytesUploaded: '5', bytesTotal: 10 } }],

@@ -14,13 +14,40 @@ describe('the upload page query, written by the loader and read by the service',
   it('carries the options both ways, defaults applied and an absent lang left absent', () => {
     const look = { theme: 'dark', accentColor: '#0f766e', radius: '4px' } as const;
     const strings = { choose: 'Pick your <b>clip</b>', uploading: 'Sending “{name}”' };
-    const url = uploadPageUrl('https://video.example', { ...signed, uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', ...look, strings }, byOption, 'chan-0001', 'https://app.example', 'overlay');
+    const url = uploadPageUrl(
+      'https://video.example',
+      { ...signed, uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', ...look, strings },
+      byOption,
+      'chan-0001',
+      'https://app.example',
+      'overlay',
+    );
     expect(url.startsWith(`https://video.example${UPLOAD_PAGE_PATH}?`)).toBe(true);
-    expect(decode(url)).toEqual({ ok: true, options: { uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', form: 'overlay', look, strings } });
+    expect(decode(url)).toEqual({
+      ok: true,
+      options: { uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', form: 'overlay', look, strings },
+    });
 
-    const plain = uploadPageUrl('https://video.example', { ...signed, lang: undefined }, byOption, 'chan-0001', 'https://app.example', 'popup');
+    const plain = uploadPageUrl(
+      'https://video.example',
+      { ...signed, lang: undefined },
+      byOption,
+      'chan-0001',
+      'https://app.example',
+      'popup',
+    );
     expect(new URL(plain).searchParams.has('lang')).toBe(false);
-    expect(decode(plain)).toEqual({ ok: true, options: { uploadType: 'flash', needHandleSepcial: false, lang: undefined, form: 'popup', look: { theme: 'auto', accentColor: undefined, radius: undefined }, strings: {} } });
+    expect(decode(plain)).toEqual({
+      ok: true,
+      options: {
+        uploadType: 'flash',
+        needHandleSepcial: false,
+        lang: undefined,
+        form: 'popup',
+        look: { theme: 'auto', accentColor: undefined, radius: undefined },
+        strings: {},
+      },
+    });
   });
 
   it('refuses a value outside its list (106) and a missing form (101)', () => {

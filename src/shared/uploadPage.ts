@@ -101,7 +101,11 @@ const QUERY_VALUES = [
   ['accentColor', VALUE_SHAPES.colour, undefined],
   ['radius', VALUE_SHAPES.length, undefined],
   ['form', WIDGET_FORMS, undefined],
-] as const satisfies readonly (readonly [keyof UploadPageQuery, readonly string[] | (typeof VALUE_SHAPES)[keyof typeof VALUE_SHAPES], string | undefined])[];
+] as const satisfies readonly (readonly [
+  keyof UploadPageQuery,
+  readonly string[] | (typeof VALUE_SHAPES)[keyof typeof VALUE_SHAPES],
+  string | undefined,
+])[];
 
 function problemWith(allowed: (typeof QUERY_VALUES)[number][1], raw: string): string | undefined {
   if (allowed[0] instanceof RegExp) return allowed[0].test(raw) ? undefined : `must be ${allowed[1]}`;

@@ -43,7 +43,19 @@ export type WidgetForm = (typeof WIDGET_FORMS)[number];
  * so the first problem the loader reports is the one the service would report. The first four
  * are required.
  */
-export const PAGE_OPTIONS = ['appId', 'timestamp', 'token', 'videoId', 'uploadType', 'needHandleSepcial', 'lang', 'theme', 'accentColor', 'radius', 'strings'] as const;
+export const PAGE_OPTIONS = [
+  'appId',
+  'timestamp',
+  'token',
+  'videoId',
+  'uploadType',
+  'needHandleSepcial',
+  'lang',
+  'theme',
+  'accentColor',
+  'radius',
+  'strings',
+] as const;
 export type PageOption = (typeof PAGE_OPTIONS)[number];
 /** Options of the overlay form only; the service never sees them. */
 export const OVERLAY_OPTIONS = ['isTop', 'left', 'top'] as const;

@@ -1,4 +1,10 @@
-import { WIDGET_FORMS, type ModuleUploadConfig, type UploadWidgetError, type UploadWidgetHandle, type WidgetLanguage } from '../shared/widgetConfig';
+import {
+  WIDGET_FORMS,
+  type ModuleUploadConfig,
+  type UploadWidgetError,
+  type UploadWidgetHandle,
+  type WidgetLanguage,
+} from '../shared/widgetConfig';
 import * as errorPage from './loader/errorPage';
 import { openDeferred } from './loader/deferredConfig';
 import { openWidget, type WidgetTarget } from './loader/openUpload';
@@ -45,7 +51,8 @@ export function isUploadWidgetError(error: unknown): error is UploadWidgetError 
 }
 
 function serviceBase(value: unknown): string {
-  if (typeof value !== 'string') throw new TypeError('openUpload: `serviceUrl` is required: the service\'s base URL, e.g. "https://video.example.com"');
+  if (typeof value !== 'string')
+    throw new TypeError('openUpload: `serviceUrl` is required: the service\'s base URL, e.g. "https://video.example.com"');
   let url: URL;
   try {
     url = new URL(value);
@@ -68,6 +75,14 @@ export function openUpload(config: ModuleUploadConfig): UploadWidgetHandle {
   if (typeof config !== 'object' || config === null) throw new TypeError('openUpload: expected a configuration object');
   const { serviceUrl, form = 'popup', ...widgetConfig } = config;
   if (!WIDGET_FORMS.includes(form)) throw new RangeError(`openUpload: \`form\` must be "popup" or "overlay", got ${JSON.stringify(form)}`);
-  const target = { serviceBase: serviceBase(serviceUrl), form, popup: openPopup, overlay: overlay.openOverlay, overlayRules: OVERLAY_RULES, texts: (lang: WidgetLanguage, strings: unknown) => loaderTexts(LOADER_WORDS[lang], lang, strings), part };
+  const target = {
+    serviceBase: serviceBase(serviceUrl),
+    form,
+    popup: openPopup,
+    overlay: overlay.openOverlay,
+    overlayRules: OVERLAY_RULES,
+    texts: (lang: WidgetLanguage, strings: unknown) => loaderTexts(LOADER_WORDS[lang], lang, strings),
+    part,
+  };
   return 'config' in widgetConfig ? openDeferred(widgetConfig, target) : openWidget(widgetConfig, target);
 }

@@ -56,7 +56,11 @@ export async function installFixture(name: string): Promise<InstalledFixture> {
 
   const installed = () =>
     readdirSync(join(dir, 'node_modules')).flatMap((entry) =>
-      entry.startsWith('@') ? readdirSync(join(dir, 'node_modules', entry)).map((scoped) => `${entry}/${scoped}`) : entry.startsWith('.') ? [] : [entry],
+      entry.startsWith('@')
+        ? readdirSync(join(dir, 'node_modules', entry)).map((scoped) => `${entry}/${scoped}`)
+        : entry.startsWith('.')
+          ? []
+          : [entry],
     );
   const ours = JSON.parse(readFileSync(join(dir, 'node_modules/open-video-upload/package.json'), 'utf8')) as Record<string, unknown>;
   for (const field of ['dependencies', 'optionalDependencies']) {

@@ -61,7 +61,9 @@ export async function refuseVideoInserts(db: Kysely<Schema>, dialect: Dialect, m
     await sql`CREATE TRIGGER refuse_videos BEFORE INSERT ON videos BEGIN SELECT RAISE(ABORT, ${sql.lit(message)}); END`.execute(db);
     return async () => void (await sql`DROP TRIGGER refuse_videos`.execute(db));
   }
-  await sql`CREATE FUNCTION refuse_videos() RETURNS trigger LANGUAGE plpgsql AS ${sql.lit(`BEGIN RAISE EXCEPTION '${message}'; END`)}`.execute(db);
+  await sql`CREATE FUNCTION refuse_videos() RETURNS trigger LANGUAGE plpgsql AS ${sql.lit(`BEGIN RAISE EXCEPTION '${message}'; END`)}`.execute(
+    db,
+  );
   await sql`CREATE TRIGGER refuse_videos BEFORE INSERT ON videos FOR EACH ROW EXECUTE FUNCTION refuse_videos()`.execute(db);
   return async () => {
     await sql`DROP TRIGGER refuse_videos ON videos`.execute(db);

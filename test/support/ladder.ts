@@ -8,7 +8,12 @@ import type { Schema } from '../../src/server/storage/schema';
 export async function waitForLadder(db: Kysely<Schema>, videoId: string, timeoutMs = 200_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const active = await db.selectFrom('jobs').select('id').where('video_id', '=', videoId).where('state', 'in', ['queued', 'running']).execute();
+    const active = await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('video_id', '=', videoId)
+      .where('state', 'in', ['queued', 'running'])
+      .execute();
     if (active.length === 0) return;
     if (Date.now() > deadline) throw new Error(`video ${videoId} still has ${active.length} job(s) running or queued`);
     await new Promise((wake) => setTimeout(wake, 50));

@@ -96,7 +96,9 @@ export function snippetFiles(blocks: readonly CodeBlock[]): Record<string, strin
   const files: Record<string, string> = {};
   for (const block of blocks) {
     if (block.lang === 'ts') files[`line-${block.line}.ts`] = block.code;
-    if (block.lang === 'html') for (const [index, script] of scriptsOf(block.code).inline.entries()) files[`line-${block.line}-script-${index}.ts`] = `${script}\nexport {};\n`;
+    if (block.lang === 'html')
+      for (const [index, script] of scriptsOf(block.code).inline.entries())
+        files[`line-${block.line}-script-${index}.ts`] = `${script}\nexport {};\n`;
   }
   return files;
 }
@@ -126,7 +128,8 @@ export function typeCheck(files: Record<string, string>, ambient: string): strin
       typeRoots: [resolve(root, 'node_modules/@types')],
     });
     return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-      const where = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;
+      const where =
+        diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;
       const file = diagnostic.file ? diagnostic.file.fileName.slice(dir.length + 1) : '';
       return `${file}${where ? `:${where.line + 1}` : ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`;
     });

@@ -43,7 +43,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   const data = join(dir, 'data');
   await exec('initdb', ['-D', data, '-A', 'trust', '-U', 'ovu', '-E', 'UTF8', '--locale=C', '--no-sync']);
   const port = await freePort();
-  const startServer = () => exec('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-h 127.0.0.1 -p ${port} -k ${dir} -F`, 'start']);
+  const startServer = () =>
+    exec('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-h 127.0.0.1 -p ${port} -k ${dir} -F`, 'start']);
   await startServer();
   const base = `postgres://ovu@127.0.0.1:${port}`;
   let databases = 0;

@@ -37,7 +37,11 @@ export async function startRoundRobinProxy(upstreams: readonly string[]): Promis
   const forward = (incoming: IncomingMessage, reply: ServerResponse, start: number, attempt: number) => {
     const index = (start + attempt) % upstreams.length;
     const target = new URL(incoming.url ?? '/', upstreams[index]);
-    const outgoing = httpRequest(target, { method: incoming.method, headers: { ...incoming.headers, host: target.host, connection: 'close' }, agent: false });
+    const outgoing = httpRequest(target, {
+      method: incoming.method,
+      headers: { ...incoming.headers, host: target.host, connection: 'close' },
+      agent: false,
+    });
     let sent: ProxiedRequest | undefined;
     outgoing.on('socket', (socket) =>
       socket.once('connect', () => {

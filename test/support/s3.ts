@@ -139,7 +139,9 @@ export interface TestS3 {
  */
 export async function startS3(): Promise<TestS3> {
   if (!existsSync('/usr/bin/swift-proxy-server') || !existsSync('/usr/bin/memcached')) {
-    throw new Error('Swift is not installed: apt-get install --no-install-recommends swift swift-proxy swift-account swift-container swift-object python3-swift memcached (.ci/run does)');
+    throw new Error(
+      'Swift is not installed: apt-get install --no-install-recommends swift swift-proxy swift-account swift-container swift-object python3-swift memcached (.ci/run does)',
+    );
   }
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'ovu-s3-'));
@@ -158,11 +160,23 @@ export async function startS3(): Promise<TestS3> {
       join(swiftDir, 'swift.conf'),
       '[swift-hash]\nswift_hash_path_prefix = ovu-test\nswift_hash_path_suffix = ovu-test\n\n[storage-policy:0]\nname = Policy-0\ndefault = yes\n',
     );
-    for (const name of SWIFT_SERVERS) writeFileSync(join(swiftDir, `${name}-server.conf`), storageServerConf(name, swiftDir, devices, ports[name]));
+    for (const name of SWIFT_SERVERS)
+      writeFileSync(join(swiftDir, `${name}-server.conf`), storageServerConf(name, swiftDir, devices, ports[name]));
     writeFileSync(join(swiftDir, 'proxy-server.conf'), proxyConf(swiftDir, devices, proxyPort, memcachePort));
 
     const rings = run(PYTHON, ['-c', ringScript(swiftDir, ports)]);
-    const memcached = run('/usr/bin/memcached', ['-l', '127.0.0.1', '-p', String(memcachePort), '-U', '0', '-u', process.env.USER ?? 'root', '-m', '16']);
+    const memcached = run('/usr/bin/memcached', [
+      '-l',
+      '127.0.0.1',
+      '-p',
+      String(memcachePort),
+      '-U',
+      '0',
+      '-u',
+      process.env.USER ?? 'root',
+      '-m',
+      '16',
+    ]);
     children.push(memcached);
     // The storage servers read no ring at start (the proxy does), so they start beside the ring script.
     for (const name of SWIFT_SERVERS) children.push(run(`/usr/bin/swift-${name}-server`, [join(swiftDir, `${name}-server.conf`)]));

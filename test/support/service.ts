@@ -99,7 +99,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       reply(fetch(`${running.address}/Api/Video/Post?${new URLSearchParams(query)}`, { method: 'POST', body: new URLSearchParams(form) })),
     db: database.db,
     async videoCount() {
-      const { n } = await database.db.selectFrom('videos').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const { n } = await database.db
+        .selectFrom('videos')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(n);
     },
     async stop(removeData = false) {

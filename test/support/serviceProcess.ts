@@ -17,7 +17,10 @@ export interface ServiceProcessOptions {
 
 export function startServiceProcess(env: Record<string, string>, options: ServiceProcessOptions = {}): ServiceProcess {
   const command = [process.execPath, '--import', 'tsx', 'src/server/main.ts'];
-  const limited = options.fileSizeLimitBytes === undefined ? command : ['/bin/sh', '-c', `ulimit -f ${Math.floor(options.fileSizeLimitBytes / 512)} && exec "$@"`, 'sh', ...command];
+  const limited =
+    options.fileSizeLimitBytes === undefined
+      ? command
+      : ['/bin/sh', '-c', `ulimit -f ${Math.floor(options.fileSizeLimitBytes / 512)} && exec "$@"`, 'sh', ...command];
   const child = spawn(limited[0]!, limited.slice(1), {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

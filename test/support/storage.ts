@@ -1,7 +1,13 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { CreateMultipartUploadCommand, GetObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import type { DataStore } from '@tus/server';
 import { readConfig } from '../../src/server/config';
 import type { ServiceContext } from '../../src/server/context';
@@ -148,7 +154,8 @@ export async function placeStrayUpload(service: StoringService, uploadId: string
     for (const name of [uploadId, `${uploadId}.json`]) writeFileSync(join(service.context.config.dataDir, 'uploads', name), 'left behind');
     return;
   }
-  for (const name of [uploadId, `${uploadId}.info`]) await bucket.client.send(new PutObjectCommand({ Bucket: bucket.name, Key: name, Body: 'left behind' }));
+  for (const name of [uploadId, `${uploadId}.info`])
+    await bucket.client.send(new PutObjectCommand({ Bucket: bucket.name, Key: name, Body: 'left behind' }));
   await bucket.client.send(new CreateMultipartUploadCommand({ Bucket: bucket.name, Key: uploadId }));
 }
 

@@ -21,6 +21,10 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 
 /** `CreateDate`: ISO 8601 local time in the service's zone, milliseconds, no offset (spec, Video record). */
 export function formatCreateDate(epochMs: number, timeZone: string): string {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(epochMs).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(epochMs)
+      .map((p) => [p.type, p.value]),
+  );
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${parts.fractionalSecond}`;
 }

@@ -19,7 +19,8 @@ export function getVideoHandler(service: ServiceContext) {
     const video = await service.stores.videos.get(id);
     if (!video || video.appId !== app.appId) throw new ApiError('UNKNOWN_VIDEO', id);
     const { publicUrl, timeZone } = service.config;
-    const files = video.status === VideoStatus.Normal ? playFileList(publicUrl, video.id, await service.stores.playFiles.forVideo(video.id)) : [];
+    const files =
+      video.status === VideoStatus.Normal ? playFileList(publicUrl, video.id, await service.stores.playFiles.forVideo(video.id)) : [];
     sendOk(res, {
       Video: videoDetail(video, publicUrl, timeZone),
       MediaSever: mediaServer(publicUrl, video, files),

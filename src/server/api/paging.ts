@@ -27,4 +27,3 @@ export function readPaging(param: (name: string) => string | undefined): Paging 
     pageSize: wholeNumber(param('PageSize'), 'PageSize', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
   };
 }
-

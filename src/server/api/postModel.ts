@@ -56,7 +56,6 @@ export type PostModel = Pick<Video, 'title' | 'description' | 'tags' | 'actors' 
 /** Reads one optional form field; the same name given twice is refused rather than guessed. */
 export type FieldReader = (name: string) => string | undefined;
 
-
 /** Applies every rule of the spec's Post model: required fields, cuts, and the type/path pairing. */
 export function parsePostModel(field: FieldReader): PostModel {
   const title = cutToCodePoints((field('VideoTitle') ?? '').trim(), POST_LIMITS.VideoTitle);

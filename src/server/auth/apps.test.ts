@@ -35,18 +35,57 @@ describe('parseApps', () => {
     ['an entry that is not an object', ['a'], 'APPS_FILE[0] must be an object'],
     ['a missing appId', [{ appSecret: 'x' }], 'APPS_FILE[0].appId must be a non-empty string'],
     ['an appId with outer spaces', [{ appId: ' a', appSecret: 'x' }], 'APPS_FILE[0].appId must be a non-empty string'],
-    ['an appId listed twice', [{ appId: 'a', appSecret: 'x' }, { appId: 'a', appSecret: 'y' }], 'APPS_FILE[1].appId is listed twice (also in APPS_FILE[0])'],
+    [
+      'an appId listed twice',
+      [
+        { appId: 'a', appSecret: 'x' },
+        { appId: 'a', appSecret: 'y' },
+      ],
+      'APPS_FILE[1].appId is listed twice (also in APPS_FILE[0])',
+    ],
     ['a missing appSecret', [{ appId: 'a' }], 'APPS_FILE[0].appSecret must be a non-empty string'],
     ['an appSecret that is a number', [{ appId: 'a', appSecret: 1234 }], 'APPS_FILE[0].appSecret must be a non-empty string'],
-    ['a callbackUrl that is not http(s)', [{ appId: 'a', appSecret: 'x', callbackUrl: 'ftp://a/b' }], 'APPS_FILE[0].callbackUrl must be an http(s) URL'],
-    ['allowedOrigins that are not a list', [{ appId: 'a', appSecret: 'x', allowedOrigins: 'https://a' }], 'APPS_FILE[0].allowedOrigins must be an array'],
-    ['an allowed origin with a path', [{ appId: 'a', appSecret: 'x', allowedOrigins: ['https://a.example', 'https://a.example/page'] }], 'APPS_FILE[0].allowedOrigins[1] is not an origin'],
-    ['an allowed origin whose host adds a CSP directive', [{ appId: 'a', appSecret: 'x', allowedOrigins: ['http://x;sandbox'] }], 'is not an origin'],
-    ['readableApps with an empty id', [{ appId: 'a', appSecret: 'x', readableApps: [''] }], 'APPS_FILE[0].readableApps must be an array of appIds'],
-    ['a misspelt key', [{ appId: 'a', appSecret: 'x', callbackURL: 'https://a' }], 'APPS_FILE[0] has a key that is not one of appId, appSecret'],
+    [
+      'a callbackUrl that is not http(s)',
+      [{ appId: 'a', appSecret: 'x', callbackUrl: 'ftp://a/b' }],
+      'APPS_FILE[0].callbackUrl must be an http(s) URL',
+    ],
+    [
+      'allowedOrigins that are not a list',
+      [{ appId: 'a', appSecret: 'x', allowedOrigins: 'https://a' }],
+      'APPS_FILE[0].allowedOrigins must be an array',
+    ],
+    [
+      'an allowed origin with a path',
+      [{ appId: 'a', appSecret: 'x', allowedOrigins: ['https://a.example', 'https://a.example/page'] }],
+      'APPS_FILE[0].allowedOrigins[1] is not an origin',
+    ],
+    [
+      'an allowed origin whose host adds a CSP directive',
+      [{ appId: 'a', appSecret: 'x', allowedOrigins: ['http://x;sandbox'] }],
+      'is not an origin',
+    ],
+    [
+      'readableApps with an empty id',
+      [{ appId: 'a', appSecret: 'x', readableApps: [''] }],
+      'APPS_FILE[0].readableApps must be an array of appIds',
+    ],
+    [
+      'a misspelt key',
+      [{ appId: 'a', appSecret: 'x', callbackURL: 'https://a' }],
+      'APPS_FILE[0] has a key that is not one of appId, appSecret',
+    ],
     ['an unknown widgetToken', [{ appId: 'a', appSecret: 'x', widgetToken: 'md5' }], 'APPS_FILE[0].widgetToken must be "any" or "scoped"'],
-    ['a previousSecretUntil without offset', [{ appId: 'a', appSecret: 'x', previousSecret: 'y', previousSecretUntil: '2026-01-31T12:00:00' }], 'APPS_FILE[0].previousSecretUntil must be an ISO time'],
-    ['a previousSecret without its end', [{ appId: 'a', appSecret: 'x', previousSecret: 'y' }], 'APPS_FILE[0]: previousSecret and previousSecretUntil go together'],
+    [
+      'a previousSecretUntil without offset',
+      [{ appId: 'a', appSecret: 'x', previousSecret: 'y', previousSecretUntil: '2026-01-31T12:00:00' }],
+      'APPS_FILE[0].previousSecretUntil must be an ISO time',
+    ],
+    [
+      'a previousSecret without its end',
+      [{ appId: 'a', appSecret: 'x', previousSecret: 'y' }],
+      'APPS_FILE[0]: previousSecret and previousSecretUntil go together',
+    ],
   ])('refuses %s with a message naming the place', (_name, json, message) => {
     expect(() => parseApps(json)).toThrowError(AppsFileError);
     expect(() => parseApps(json)).toThrowError(message);
@@ -55,8 +94,16 @@ describe('parseApps', () => {
 
 describe('rotation fields', () => {
   it('reads widgetToken, previousSecret and previousSecretUntil (an ISO time, as milliseconds)', () => {
-    const [app] = parseApps([{ appId: 'a', appSecret: 'new', widgetToken: 'scoped', previousSecret: 'old', previousSecretUntil: '2026-01-31T12:00:00+08:00' }]);
-    expect(app).toEqual({ appId: 'a', appSecret: 'new', widgetToken: 'scoped', previousSecret: 'old', previousSecretUntil: Date.parse('2026-01-31T04:00:00Z') });
+    const [app] = parseApps([
+      { appId: 'a', appSecret: 'new', widgetToken: 'scoped', previousSecret: 'old', previousSecretUntil: '2026-01-31T12:00:00+08:00' },
+    ]);
+    expect(app).toEqual({
+      appId: 'a',
+      appSecret: 'new',
+      widgetToken: 'scoped',
+      previousSecret: 'old',
+      previousSecretUntil: Date.parse('2026-01-31T04:00:00Z'),
+    });
   });
 
   it('accepts the previous secret until previousSecretUntil, then only the current one', () => {
@@ -93,10 +140,20 @@ describe('parseAppsText: one line with file, line and column, and nothing of the
   };
 
   it.each([
-    ['a missing comma after the secret', `[\n  {\n    "appId": "a",\n    "appSecret": "${SECRET}"\n    "callbackUrl": "https://a.example"\n  }\n]\n`, '5:5', 'expected , or } after a value'],
+    [
+      'a missing comma after the secret',
+      `[\n  {\n    "appId": "a",\n    "appSecret": "${SECRET}"\n    "callbackUrl": "https://a.example"\n  }\n]\n`,
+      '5:5',
+      'expected , or } after a value',
+    ],
     ['a trailing comma', `[{"appId": "a", "appSecret": "${SECRET}"},\n]`, '2:1', 'expected a value'],
     ['a string never closed', `[{"appId": "a",\n "appSecret": "${SECRET}}]`, '2:15', 'a string that is never closed'],
-    ['a control character in the secret', `[{"appId": "a", "appSecret": "${SECRET}\u0001"}]`, '1:59', 'a control character inside a string'],
+    [
+      'a control character in the secret',
+      `[{"appId": "a", "appSecret": "${SECRET}\u0001"}]`,
+      '1:59',
+      'a control character inside a string',
+    ],
     ['a bad escape', `[{"appId": "a", "appSecret": "${SECRET}\\x"}]`, '1:59', 'a bad escape inside a string'],
     ['the end of the file', `[{"appId": "a", "appSecret": "${SECRET}"`, '1:60', 'the file ends too early'],
     ['text after the array', `[]\n${SECRET}`, '2:1', 'more text after the JSON value'],
@@ -107,7 +164,9 @@ describe('parseAppsText: one line with file, line and column, and nothing of the
 
   it('places a refused entry at its key, quoting neither the key nor the value', () => {
     const text = `[\n  {"appId": "a", "appSecret": "x"},\n  {"appId": "b", "appSecret": "y", "${SECRET}": 1}\n]`;
-    expect(refusal(text)).toBe('APPS_FILE /etc/ovu/apps.json:3:36: APPS_FILE[1] has a key that is not one of appId, appSecret, callbackUrl, allowedOrigins, readableApps, widgetToken, previousSecret, previousSecretUntil, quota (keys are case-sensitive)');
+    expect(refusal(text)).toBe(
+      'APPS_FILE /etc/ovu/apps.json:3:36: APPS_FILE[1] has a key that is not one of appId, appSecret, callbackUrl, allowedOrigins, readableApps, widgetToken, previousSecret, previousSecretUntil, quota (keys are case-sensitive)',
+    );
     const twice = `[\n  {"appId": "${SECRET}", "appSecret": "x"},\n  {"appSecret": "y", "appId": "${SECRET}"}\n]`;
     expect(refusal(twice)).toBe('APPS_FILE /etc/ovu/apps.json:3:22: APPS_FILE[1].appId is listed twice (also in APPS_FILE[0])');
     expect(refusal('[{"appId": "a"}]')).toBe('APPS_FILE /etc/ovu/apps.json:1:2: APPS_FILE[0].appSecret must be a non-empty string');
@@ -130,7 +189,13 @@ describe('loadAppsFile', () => {
 
   it('never repeats a secret in its messages', () => {
     const file = join(dir, 'dup.json');
-    writeFileSync(file, JSON.stringify([{ appId: 'a', appSecret: 'do-not-print-me' }, { appId: 'a', appSecret: 'do-not-print-me' }]));
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { appId: 'a', appSecret: 'do-not-print-me' },
+        { appId: 'a', appSecret: 'do-not-print-me' },
+      ]),
+    );
     expect(() => loadAppsFile(file)).toThrowError(/listed twice/);
     try {
       loadAppsFile(file);

@@ -73,7 +73,17 @@ function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
-const KNOWN_KEYS = ['appId', 'appSecret', 'callbackUrl', 'allowedOrigins', 'readableApps', 'widgetToken', 'previousSecret', 'previousSecretUntil', 'quota'];
+const KNOWN_KEYS = [
+  'appId',
+  'appSecret',
+  'callbackUrl',
+  'allowedOrigins',
+  'readableApps',
+  'widgetToken',
+  'previousSecret',
+  'previousSecretUntil',
+  'quota',
+];
 
 /** A time with its offset, so the end of a rotation cannot depend on the service's time zone. */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -120,12 +130,16 @@ export function parseApps(json: unknown): AppRecord[] {
     if (previousSecret !== undefined && (typeof previousSecret !== 'string' || previousSecret === '')) {
       throw refuse('.previousSecret must be a non-empty string', 'previousSecret');
     }
-    const until = typeof previousSecretUntil === 'string' && ISO_TIME.test(previousSecretUntil) ? Date.parse(previousSecretUntil) : Number.NaN;
+    const until =
+      typeof previousSecretUntil === 'string' && ISO_TIME.test(previousSecretUntil) ? Date.parse(previousSecretUntil) : Number.NaN;
     if (previousSecretUntil !== undefined && Number.isNaN(until)) {
       throw refuse('.previousSecretUntil must be an ISO time with its offset, like 2026-01-31T12:00:00Z', 'previousSecretUntil');
     }
     if ((previousSecret === undefined) !== (previousSecretUntil === undefined)) {
-      throw refuse(': previousSecret and previousSecretUntil go together', previousSecret === undefined ? 'previousSecretUntil' : 'previousSecret');
+      throw refuse(
+        ': previousSecret and previousSecretUntil go together',
+        previousSecret === undefined ? 'previousSecretUntil' : 'previousSecret',
+      );
     }
     const app: AppRecord = { appId, appSecret };
     if (callbackUrl !== undefined) app.callbackUrl = callbackUrl as string;
@@ -136,7 +150,8 @@ export function parseApps(json: unknown): AppRecord[] {
       app.previousSecret = previousSecret as string;
       app.previousSecretUntil = until;
     }
-    if (raw.quota !== undefined) app.quota = parseQuota(raw.quota, (message, field) => refuse(`.quota${message}`, 'quota', ...(field === undefined ? [] : [field])));
+    if (raw.quota !== undefined)
+      app.quota = parseQuota(raw.quota, (message, field) => refuse(`.quota${message}`, 'quota', ...(field === undefined ? [] : [field])));
     return app;
   });
 }

@@ -17,7 +17,12 @@ function setUp(name: string) {
   writeFileSync(file, JSON.stringify(ONE));
   const lines: { level: string; message: string }[] = [];
   const served: (readonly AppRecord[])[] = [];
-  const reload = reloadAppsFile({ file, served: ONE, replace: (apps) => served.push(apps), log: createLogger((line) => lines.push(JSON.parse(line))) });
+  const reload = reloadAppsFile({
+    file,
+    served: ONE,
+    replace: (apps) => served.push(apps),
+    log: createLogger((line) => lines.push(JSON.parse(line))),
+  });
   return { file, lines, served, reload };
 }
 
@@ -47,7 +52,11 @@ describe('reloadAppsFile', () => {
       reload.reload();
       expect(lines).toHaveLength(2);
       for (const line of lines) {
-        expect(line).toEqual({ time: expect.any(String), level: 'error', message: `APPS_FILE ${file}:1:49: not valid JSON (the file ends too early); still serving the last good set` });
+        expect(line).toEqual({
+          time: expect.any(String),
+          level: 'error',
+          message: `APPS_FILE ${file}:1:49: not valid JSON (the file ends too early); still serving the last good set`,
+        });
       }
       expect(served).toEqual([]);
     } finally {

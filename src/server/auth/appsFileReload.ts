@@ -60,7 +60,8 @@ export function reloadAppsFile(options: AppsFileReloadOptions): AppsFileReload {
     } catch (error) {
       // Runs from a timer or a signal: nothing may escape, and nothing of the file may be logged
       // (an unexpected error's message could quote it), so such an error is named by its type.
-      const message = error instanceof AppsFileError ? error.message : `APPS_FILE ${file} could not be re-read (${(error as Error)?.name ?? 'error'})`;
+      const message =
+        error instanceof AppsFileError ? error.message : `APPS_FILE ${file} could not be re-read (${(error as Error)?.name ?? 'error'})`;
       if (asked || refused !== message) log.error(`${message}; still serving the last good set`);
       refused = message;
       return;
@@ -86,11 +87,17 @@ export function reloadAppsFile(options: AppsFileReloadOptions): AppsFileReload {
       timer = setTimeout(() => load(false), SETTLE_MS);
     });
     watcher.on('error', (error) => {
-      log.warn('APPS_FILE is no longer watched for changes; send SIGHUP after editing it', { appsFile: file, error: (error as NodeJS.ErrnoException).code });
+      log.warn('APPS_FILE is no longer watched for changes; send SIGHUP after editing it', {
+        appsFile: file,
+        error: (error as NodeJS.ErrnoException).code,
+      });
       watcher?.close();
     });
   } catch (error) {
-    log.warn('APPS_FILE cannot be watched for changes; send SIGHUP after editing it', { appsFile: file, error: (error as NodeJS.ErrnoException).code });
+    log.warn('APPS_FILE cannot be watched for changes; send SIGHUP after editing it', {
+      appsFile: file,
+      error: (error as NodeJS.ErrnoException).code,
+    });
   }
 
   return {

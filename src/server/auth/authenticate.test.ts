@@ -57,7 +57,10 @@ describe('authenticate', () => {
   });
 
   it('never puts the secret in an error message', () => {
-    for (const creds of [{ ...good, token: 'x' }, { ...good, timestamp: '1' }]) {
+    for (const creds of [
+      { ...good, token: 'x' },
+      { ...good, timestamp: '1' },
+    ]) {
       expect(failure(creds).message).not.toContain('secret-of-app-a');
     }
   });

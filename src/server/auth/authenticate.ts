@@ -29,7 +29,8 @@ function checkSigned(apps: AppRegistry, creds: Credentials, nowMs: number, names
   if (!token) throw new ApiError('MISSING_PARAMETER', names.token);
   const app = apps.get(appId);
   if (!app) throw new ApiError('UNKNOWN_APP');
-  if (!isTimestampShape(timestamp)) throw new ApiError('INVALID_PARAMETER', `${names.timestamp} must be whole seconds since 1970 in decimal digits`);
+  if (!isTimestampShape(timestamp))
+    throw new ApiError('INVALID_PARAMETER', `${names.timestamp} must be whole seconds since 1970 in decimal digits`);
   if (!timestampInWindow(timestamp, nowMs)) throw new ApiError('TIMESTAMP_OUT_OF_RANGE', 'more than 600 seconds from the server time');
   const secret = acceptedSecrets(app, nowMs).find((candidate) => matches(app, candidate, token, timestamp));
   if (secret === undefined) throw new ApiError('BAD_TOKEN');
@@ -50,8 +51,15 @@ export function authenticate(apps: AppRegistry, creds: Credentials, nowMs: numbe
  * the md5 Token unless the app's `widgetToken` is `"scoped"`. `videoId` is read only when the
  * token is a scoped one, so its absence is reported where the page checks it otherwise.
  */
-export function authenticateWidget(service: { apps: AppRegistry; now(): number }, params: ParamSource & { require(name: string): string }): Signed {
-  const creds = { appId: params.get(WIDGET_NAMES.appId), timestamp: params.get(WIDGET_NAMES.timestamp), token: params.get(WIDGET_NAMES.token) };
+export function authenticateWidget(
+  service: { apps: AppRegistry; now(): number },
+  params: ParamSource & { require(name: string): string },
+): Signed {
+  const creds = {
+    appId: params.get(WIDGET_NAMES.appId),
+    timestamp: params.get(WIDGET_NAMES.timestamp),
+    token: params.get(WIDGET_NAMES.token),
+  };
   return checkSigned(service.apps, creds, service.now(), WIDGET_NAMES, (app, secret, token, timestamp) =>
     isScopedTokenShape(token)
       ? scopedTokenMatches(token, app.appId, timestamp, params.require('videoId'), secret)

@@ -13,8 +13,34 @@ const parses = (text: string) => {
 describe('scanJson', () => {
   // Each judged by JSON.parse too: the scanner must agree with it on what is JSON.
   it.each([
-    '[]', ' {} ', '[1, -0.5e+3, 0, true, false, null, "a\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9"]', '{"__proto__": {"a": [[]]}}', '"x"', '\r\n[\t1\n]\r\n',
-    '', '[', '[1,]', '{"a" 1}', '{"a":1,}', '{a:1}', "['a']", '01', '1.', '.5', '-', '+1', '1e', 'tru', 'nul', '"\\x"', '"\\u12"', '"a\tb"', '[1 2]', '\uFEFF[]', '[]]', 'NaN',
+    '[]',
+    ' {} ',
+    '[1, -0.5e+3, 0, true, false, null, "a\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9"]',
+    '{"__proto__": {"a": [[]]}}',
+    '"x"',
+    '\r\n[\t1\n]\r\n',
+    '',
+    '[',
+    '[1,]',
+    '{"a" 1}',
+    '{"a":1,}',
+    '{a:1}',
+    "['a']",
+    '01',
+    '1.',
+    '.5',
+    '-',
+    '+1',
+    '1e',
+    'tru',
+    'nul',
+    '"\\x"',
+    '"\\u12"',
+    '"a\tb"',
+    '[1 2]',
+    '\uFEFF[]',
+    '[]]',
+    'NaN',
   ])('agrees with JSON.parse on %j', (text) => {
     expect(scanJson(text).ok).toBe(parses(text));
   });

@@ -8,9 +8,7 @@
 /** Keys and indexes from the top value down, e.g. `[1, 'appId']`. */
 export type JsonPath = readonly (string | number)[];
 
-export type JsonScan =
-  | { ok: true; positionOf(path: JsonPath): number }
-  | { ok: false; offset: number; reason: string };
+export type JsonScan = { ok: true; positionOf(path: JsonPath): number } | { ok: false; offset: number; reason: string };
 
 class ScanError extends Error {
   constructor(

@@ -16,12 +16,20 @@ describe('parseQuota', () => {
     ['an array', [1], 'q must be an object'],
     ['a negative rate', { requestsPerSecond: -1 }, 'q.requestsPerSecond must be a number above 0'],
     ['a zero rate', { uploadsPerMinute: 0 }, 'q.uploadsPerMinute must be a number above 0'],
-    ['a rate given as text', { requestsPerSecond: '10' }, 'q.requestsPerSecond must be a number above 0, or null for no limit [requestsPerSecond]'],
+    [
+      'a rate given as text',
+      { requestsPerSecond: '10' },
+      'q.requestsPerSecond must be a number above 0, or null for no limit [requestsPerSecond]',
+    ],
     ['a burst below one', { requestsBurst: 0.5 }, 'q.requestsBurst must be a number of at least 1'],
     ['a fraction of an upload', { uploadsInFlight: 1.5 }, 'q.uploadsInFlight must be a whole number of at least 1'],
     ['negative bytes', { storageBytes: -5 }, 'q.storageBytes must be a whole number of bytes'],
     ['a boolean', { storageBytes: true }, 'q.storageBytes must be'],
-    ['a misspelt field', { requestPerSecond: 5 }, 'q has an unknown field; known: requestsPerSecond, requestsBurst, uploadsPerMinute, uploadsInFlight, storageBytes [requestPerSecond]'],
+    [
+      'a misspelt field',
+      { requestPerSecond: 5 },
+      'q has an unknown field; known: requestsPerSecond, requestsBurst, uploadsPerMinute, uploadsInFlight, storageBytes [requestPerSecond]',
+    ],
   ])('refuses %s, naming the field', (_name, value, message) => {
     expect(() => parseQuota(value, fail)).toThrowError(message);
   });
@@ -39,8 +47,12 @@ describe('an APPS_FILE with a quota', () => {
       { appId: 'b', appSecret: 'y', quota: { uploadsInFlight: -2 } },
     ];
     expect(() => parseApps(json)).toThrowError(AppsFileError);
-    expect(() => parseApps(json)).toThrowError('APPS_FILE[1].quota.uploadsInFlight must be a whole number of at least 1, or null for no limit');
-    expect(() => parseApps([{ appId: 'c', appSecret: 'z', quota: { bytes: 5 } }])).toThrowError('APPS_FILE[0].quota has an unknown field; known: requestsPerSecond');
+    expect(() => parseApps(json)).toThrowError(
+      'APPS_FILE[1].quota.uploadsInFlight must be a whole number of at least 1, or null for no limit',
+    );
+    expect(() => parseApps([{ appId: 'c', appSecret: 'z', quota: { bytes: 5 } }])).toThrowError(
+      'APPS_FILE[0].quota has an unknown field; known: requestsPerSecond',
+    );
     expect(() => parseApps([{ appId: 'c', appSecret: 'z', quota: { bytes: 5 } }])).not.toThrowError(/bytes/);
   });
 });

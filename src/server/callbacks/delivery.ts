@@ -52,7 +52,9 @@ export function startCallbackDelivery(service: ServiceContext): CallbackDelivery
     // The claim covers the request's limit plus CLAIM_MARGIN_MS: after a slower lookup the request
     // could outlive it, and another instance could send the same callback meanwhile.
     const target: CallbackTarget =
-      vetted.ok && service.now() - startedAt > CLAIM_MARGIN_MS ? { ok: false, retry: true, error: 'the callbackUrl lookup took too long' } : vetted;
+      vetted.ok && service.now() - startedAt > CLAIM_MARGIN_MS
+        ? { ok: false, retry: true, error: 'the callbackUrl lookup took too long' }
+        : vetted;
     if (!target.ok && !target.retry) {
       await store.giveUp(row.id, target.error, service.now());
       service.metrics.callbacksGivenUp.inc(counted);
@@ -62,7 +64,14 @@ export function startCallbackDelivery(service: ServiceContext): CallbackDelivery
     }
     const request = callbackRequest(app, row.videoId, row.videoStatus, startedAt);
     const outcome = target.ok
-      ? await postForm(app.callbackUrl, request.body, { [SIGNATURE_HEADER]: request.signature }, config.callbackTimeoutMs, stopping.signal, target.lookup)
+      ? await postForm(
+          app.callbackUrl,
+          request.body,
+          { [SIGNATURE_HEADER]: request.signature },
+          config.callbackTimeoutMs,
+          stopping.signal,
+          target.lookup,
+        )
       : target;
     const now = service.now();
     if (outcome.ok && outcome.status >= 200 && outcome.status <= 299) {

@@ -41,12 +41,18 @@ describe('CALLBACK_URL_ALLOW_PRIVATE', () => {
 });
 
 describe('vetCallbackUrl', () => {
-  const dns = resolver({ 'app.example.com': ['93.184.216.34'], 'rebound.example.com': ['93.184.216.34', '10.0.0.7'], 'meta.example.com': ['169.254.169.254'] });
+  const dns = resolver({
+    'app.example.com': ['93.184.216.34'],
+    'rebound.example.com': ['93.184.216.34', '10.0.0.7'],
+    'meta.example.com': ['169.254.169.254'],
+  });
 
   it('pins a public host to the addresses it was checked at', async () => {
     const target = await vetCallbackUrl('https://app.example.com/cb', publicAddressesOnly, dns);
     expect(target.ok).toBe(true);
-    const pinned = await new Promise((done) => target.ok && target.lookup('app.example.com', { family: 0 }, (_error, address) => done(address)));
+    const pinned = await new Promise(
+      (done) => target.ok && target.lookup('app.example.com', { family: 0 }, (_error, address) => done(address)),
+    );
     expect(pinned).toBe('93.184.216.34');
   });
 
@@ -65,6 +71,10 @@ describe('vetCallbackUrl', () => {
 
   it('lets private addresses through when allowed, and retries a host that does not resolve', async () => {
     expect((await vetCallbackUrl('https://rebound.example.com/cb', anyAddress, dns)).ok).toBe(true);
-    expect(await vetCallbackUrl('https://nowhere.example.com/cb', publicAddressesOnly, dns)).toEqual({ ok: false, retry: true, error: 'unresolvable' });
+    expect(await vetCallbackUrl('https://nowhere.example.com/cb', publicAddressesOnly, dns)).toEqual({
+      ok: false,
+      retry: true,
+      error: 'unresolvable',
+    });
   });
 });

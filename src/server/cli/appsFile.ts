@@ -16,7 +16,11 @@ export function newSecret(): string {
 
 export function appsFilePath(env: NodeJS.ProcessEnv): string {
   const path = env.APPS_FILE;
-  if (!path) throw new CliError('refused', 'APPS_FILE is not set: set it to the apps file the service reads (without it the service serves only its demo app)');
+  if (!path)
+    throw new CliError(
+      'refused',
+      'APPS_FILE is not set: set it to the apps file the service reads (without it the service serves only its demo app)',
+    );
   return path;
 }
 

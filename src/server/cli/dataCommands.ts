@@ -33,7 +33,13 @@ export const dataCommands: Command[] = [
         const jobs = await stores.jobs.forVideo(video.id);
         const { status, createdAt, updatedAt, ...rest } = video;
         const shown = { ...rest, status: statusText(status), createdAt: iso(createdAt), updatedAt: iso(updatedAt) };
-        out(JSON.stringify({ video: shown, jobs: jobs.map((job) => ({ ...job, createdAt: iso(job.createdAt), updatedAt: iso(job.updatedAt) })) }, null, 2));
+        out(
+          JSON.stringify(
+            { video: shown, jobs: jobs.map((job) => ({ ...job, createdAt: iso(job.createdAt), updatedAt: iso(job.updatedAt) })) },
+            null,
+            2,
+          ),
+        );
       });
     },
   },
@@ -48,7 +54,8 @@ export const dataCommands: Command[] = [
         throw new CliError('usage', `--state must be one of ${JOB_STATES.join(', ')}, got "${state}"`);
       }
       const limit = String(values.limit);
-      if (!/^\d{1,5}$/.test(limit) || Number(limit) === 0) throw new CliError('usage', `--limit must be a whole number from 1 to 99999, got "${limit}"`);
+      if (!/^\d{1,5}$/.test(limit) || Number(limit) === 0)
+        throw new CliError('usage', `--limit must be a whole number from 1 to 99999, got "${limit}"`);
       await withServiceData(env, async (stores) => {
         const jobs = await stores.jobs.list({ state: state as Job['state'] | undefined, limit: Number(limit) });
         if (jobs.length === 0) out('no jobs');

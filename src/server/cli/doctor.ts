@@ -46,7 +46,9 @@ async function checkDatabase(config: ServiceConfig): Promise<Finding> {
       await stores.close();
     }
   } catch (error) {
-    const fix = config.databaseUrl ? 'check DATABASE_URL and that PostgreSQL runs and accepts this user' : 'check DATA_DIR and its database file';
+    const fix = config.databaseUrl
+      ? 'check DATABASE_URL and that PostgreSQL runs and accepts this user'
+      : 'check DATA_DIR and its database file';
     return { part: 'database', ok: false, detail: `${kind}: ${messageOf(error)}`, fix };
   }
 }
@@ -56,8 +58,17 @@ async function checkStorage(config: ServiceConfig): Promise<Finding[]> {
   const dataDir = existsSync(config.dataDir) ? await probeWritable(config.dataDir) : undefined;
   const findings: Finding[] = [
     dataDir
-      ? { part: 'storage', ok: false, detail: `DATA_DIR ${config.dataDir} is not writable (${dataDir})`, fix: 'create it, give the service user write access, or free space' }
-      : { part: 'storage', ok: true, detail: `DATA_DIR ${config.dataDir} ${existsSync(config.dataDir) ? 'is writable' : 'is made at the first start'}` },
+      ? {
+          part: 'storage',
+          ok: false,
+          detail: `DATA_DIR ${config.dataDir} is not writable (${dataDir})`,
+          fix: 'create it, give the service user write access, or free space',
+        }
+      : {
+          part: 'storage',
+          ok: true,
+          detail: `DATA_DIR ${config.dataDir} ${existsSync(config.dataDir) ? 'is writable' : 'is made at the first start'}`,
+        },
   ];
   if (config.s3) {
     const bucket = new Bucket(config.s3);
@@ -110,7 +121,13 @@ export const doctorCommand: Command = {
       throw new CliError('refused', 'fix the configuration first; the other checks need it');
     }
     out('ok    config: the environment parses');
-    const findings = [await checkApps(config), await checkDatabase(config), ...(await checkStorage(config)), await checkTools(config), await checkPublicUrl(config)];
+    const findings = [
+      await checkApps(config),
+      await checkDatabase(config),
+      ...(await checkStorage(config)),
+      await checkTools(config),
+      await checkPublicUrl(config),
+    ];
     for (const finding of findings) {
       out(`${finding.ok ? 'ok  ' : 'FAIL'}  ${finding.part}: ${finding.detail}`);
       if (!finding.ok && finding.fix) out(`      fix: ${finding.fix}`);

@@ -13,7 +13,10 @@ import { CliError } from './cliError';
 async function openServiceData(env: NodeJS.ProcessEnv): Promise<ServiceStores> {
   const config = readConfig(env);
   if (!config.databaseUrl && !existsSync(join(config.dataDir, DATABASE_FILE))) {
-    throw new CliError('refused', `no database in DATA_DIR ${config.dataDir}: run this with the env the service runs with (DATA_DIR, or DATABASE_URL)`);
+    throw new CliError(
+      'refused',
+      `no database in DATA_DIR ${config.dataDir}: run this with the env the service runs with (DATA_DIR, or DATABASE_URL)`,
+    );
   }
   return openStores(config);
 }

@@ -17,9 +17,11 @@ const PROGRAM = 'open-video-upload';
 
 function overview(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((command) => command.usage.length));
-  return [`Usage: ${PROGRAM} <command> [options]    (each command also takes --help)`, '', ...commands.map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`)].join(
-    '\n',
-  );
+  return [
+    `Usage: ${PROGRAM} <command> [options]    (each command also takes --help)`,
+    '',
+    ...commands.map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
+  ].join('\n');
 }
 
 /** The command named by the first words of `args`, and the words after them. */
@@ -63,7 +65,10 @@ export async function runCli(args: readonly string[], { env, out, err }: CliIo):
       throw new CliError('usage', `${(error as Error).message}\nUsage: ${PROGRAM} ${command.usage}`);
     }
     if (parsed.positionals.length !== names.length) {
-      throw new CliError('usage', `${command.name} takes ${names.map((name) => `<${name}>`).join(' ') || 'no arguments'}\nUsage: ${PROGRAM} ${command.usage}`);
+      throw new CliError(
+        'usage',
+        `${command.name} takes ${names.map((name) => `<${name}>`).join(' ') || 'no arguments'}\nUsage: ${PROGRAM} ${command.usage}`,
+      );
     }
     await command.run({ env, out, now: Date.now, positionals: parsed.positionals, values: parsed.values });
     return 0;
@@ -74,7 +79,12 @@ export async function runCli(args: readonly string[], { env, out, err }: CliIo):
     }
     // The service's own checks (a bad env value or APPS_FILE, an unreachable or newer database)
     // say what to fix in their message; a stack trace would bury it.
-    if (error instanceof ConfigError || error instanceof AppsFileError || error instanceof DatabaseUnavailableError || error instanceof SchemaVersionError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof AppsFileError ||
+      error instanceof DatabaseUnavailableError ||
+      error instanceof SchemaVersionError
+    ) {
       err(`${PROGRAM}: ${error.message}`);
       return 1;
     }

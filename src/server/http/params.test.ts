@@ -72,11 +72,15 @@ describe('readFormBody', () => {
   });
 
   it('refuses bytes that are not UTF-8 as 106, naming the parameter', async () => {
-    await expect(readFormBody(request([Buffer.from([0x61, 0x3d, 0xff, 0xfe])], FORM))).rejects.toThrow('Invalid Parameter: a is not valid UTF-8');
+    await expect(readFormBody(request([Buffer.from([0x61, 0x3d, 0xff, 0xfe])], FORM))).rejects.toThrow(
+      'Invalid Parameter: a is not valid UTF-8',
+    );
   });
 
   it('refuses a percent-encoded value that is not UTF-8 as 106, naming the parameter', async () => {
-    await expect(readFormBody(request(['VideoTitle=%FF%FE&Tags=a'], FORM))).rejects.toThrow('Invalid Parameter: VideoTitle is not valid UTF-8');
+    await expect(readFormBody(request(['VideoTitle=%FF%FE&Tags=a'], FORM))).rejects.toThrow(
+      'Invalid Parameter: VideoTitle is not valid UTF-8',
+    );
   });
 
   it('refuses a body over the limit as 109, by its declared length or by what arrives', async () => {

@@ -61,7 +61,12 @@ export function bucketFiles(bucket: Bucket, scratch: string): MediaFiles {
       const key = mediaKey(videoId, file);
       const info = await bucket.head(key);
       if (!info) throw new ApiError('NOT_FOUND', 'no such media file');
-      await sendStored(req, res, { ...info, read: (start, end) => bucket.read(key, start, end), close: async () => undefined }, contentTypeOf(file));
+      await sendStored(
+        req,
+        res,
+        { ...info, read: (start, end) => bucket.read(key, start, end), close: async () => undefined },
+        contentTypeOf(file),
+      );
     },
     close: () => bucket.close(),
   };

@@ -37,7 +37,10 @@ export function diskFiles(dataDir: string): MediaFiles {
       return { dir: mediaDir(dataDir, videoId), keep: async () => undefined, dispose: async () => undefined };
     },
     async size(videoId, file) {
-      return stat(join(mediaDir(dataDir, videoId), file)).then((info) => info.size, () => undefined);
+      return stat(join(mediaDir(dataDir, videoId), file)).then(
+        (info) => info.size,
+        () => undefined,
+      );
     },
     async remove(videoId, files) {
       for (const file of files) await rm(join(mediaDir(dataDir, videoId), file), { force: true });

@@ -1,8 +1,5 @@
 /** What a `Range` header asks of a file of `size` bytes. */
-export type RangeRequest =
-  | { kind: 'whole' }
-  | { kind: 'part'; start: number; end: number }
-  | { kind: 'unsatisfiable' };
+export type RangeRequest = { kind: 'whole' } | { kind: 'part'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 /**
  * Reads a single byte range (`bytes=a-b`, `bytes=a-`, `bytes=-n`). Several ranges, another unit

@@ -55,7 +55,7 @@ const V4_BLOCKED: readonly V4Range[] = [
 function classifyIPv4(value: number): BlockedAddressKind | undefined {
   for (const [first, prefix, kind] of V4_BLOCKED) {
     const mask = prefix === 0 ? 0 : (~0 << (32 - prefix)) >>> 0;
-    if (((value & mask) >>> 0) === first) return kind;
+    if ((value & mask) >>> 0 === first) return kind;
   }
   return undefined;
 }

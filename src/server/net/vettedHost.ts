@@ -8,9 +8,7 @@ export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 export const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 
 export type VettedHost =
-  | { ok: true; addresses: LookupAddress[] }
-  | { ok: false; refused: 'unresolvable' }
-  | { ok: false; refused: 'address'; address: string };
+  { ok: true; addresses: LookupAddress[] } | { ok: false; refused: 'unresolvable' } | { ok: false; refused: 'address'; address: string };
 
 /** `URL.hostname` keeps an IPv6 literal's brackets; sockets and address checks want it bare. */
 export function bareHostname(url: URL): string {

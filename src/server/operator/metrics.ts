@@ -6,7 +6,6 @@ import { ProcessLedger } from '../processing/processLedger';
 import type { PoolUse } from '../storage/db';
 import type { JobKind, QueueFigures } from '../storage/jobs';
 
-
 /** What the metrics read when scraped rather than count as things happen. */
 export interface MetricSources {
   /** The queue, read from the database so that every instance on it reports the same figures. */
@@ -176,7 +175,9 @@ export class ServiceMetrics {
   /** Observes the request's duration when its reply ends; `route` is read then, once the router has matched. */
   timeRequest(res: ServerResponse, route: () => string): void {
     const started = performance.now();
-    res.once('close', () => this.requestDuration.observe({ route: route(), status_class: statusClass(res.statusCode) }, (performance.now() - started) / 1000));
+    res.once('close', () =>
+      this.requestDuration.observe({ route: route(), status_class: statusClass(res.statusCode) }, (performance.now() - started) / 1000),
+    );
   }
 
   /** Counts a tus request's 5xx reply against its app when the reply ends. */
@@ -189,7 +190,11 @@ export class ServiceMetrics {
   /** The text format Prometheus scrapes. */
   async send(res: ServerResponse): Promise<void> {
     const text = await this.registry.metrics();
-    res.writeHead(200, { 'Content-Type': this.registry.contentType, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
+    res.writeHead(200, {
+      'Content-Type': this.registry.contentType,
+      'Content-Length': Buffer.byteLength(text),
+      'Cache-Control': 'no-store',
+    });
     res.end(text);
   }
 }

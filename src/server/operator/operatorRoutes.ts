@@ -51,7 +51,10 @@ function sendHtml(res: ServerResponse, html: string): void {
  * a part fails, which may name hosts, the bucket and error codes.
  */
 function sendReadiness(res: ServerResponse, report: ReadinessReport, detailed: boolean): void {
-  sendJson(res, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', checks: detailed ? report.details : publicChecks(report) });
+  sendJson(res, report.ready ? 200 : 503, {
+    status: report.ready ? 'ready' : 'not ready',
+    checks: detailed ? report.details : publicChecks(report),
+  });
 }
 
 /**
@@ -73,7 +76,15 @@ export function operatorRoutes(service: ServiceContext, options: OperatorOptions
       method: 'GET',
       path: '/',
       handler: ({ res }) =>
-        sendHtml(res, landingPage({ version: PROJECT_VERSION, publicUrl: service.config.publicUrl, demoUrl: options.demoUrl, readme: existsSync(readme) })),
+        sendHtml(
+          res,
+          landingPage({
+            version: PROJECT_VERSION,
+            publicUrl: service.config.publicUrl,
+            demoUrl: options.demoUrl,
+            readme: existsSync(readme),
+          }),
+        ),
     },
     { method: 'GET', path: '/healthz', handler: ({ res }) => sendJson(res, 200, { status: 'ok' }) },
     { method: 'GET', path: '/readyz', handler: async ({ req, res }) => sendReadiness(res, await readiness(), operator(req)) },

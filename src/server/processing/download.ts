@@ -149,7 +149,8 @@ async function openSource(first: URL, options: DownloadOptions, signal: AbortSig
       response.destroy();
       const location = response.headers.location;
       if (!location) throw new DownloadError('http-status', `HTTP ${status} without a Location`);
-      if (visited.length > options.maxRedirects) throw new DownloadError('too-many-redirects', `more than ${options.maxRedirects} redirects`);
+      if (visited.length > options.maxRedirects)
+        throw new DownloadError('too-many-redirects', `more than ${options.maxRedirects} redirects`);
       visited.push(sourceUrl(location, url));
       continue;
     }
@@ -191,9 +192,7 @@ function byteLimit(options: DownloadOptions): Transform {
 async function removeStaleTempFiles(dir: string): Promise<void> {
   const names = await readdir(dir);
   await Promise.all(
-    names
-      .filter((name) => name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX))
-      .map((name) => rm(join(dir, name), { force: true })),
+    names.filter((name) => name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX)).map((name) => rm(join(dir, name), { force: true })),
   );
 }
 
@@ -246,7 +245,11 @@ export async function downloadSource(
     if (deadline.aborted) throw new DownloadError('timeout', `not finished within ${options.timeoutMs} ms`);
     if (stalled.signal.aborted) throw new DownloadError('timeout', `no data for ${options.idleTimeoutMs} ms`);
     const slow = rate.shortfall();
-    if (slow) throw new DownloadError('too-slow', `${slow.bytes} bytes in the last ${slow.windowMs} ms, under the floor of ${slow.minBytesPerS} bytes/s`);
+    if (slow)
+      throw new DownloadError(
+        'too-slow',
+        `${slow.bytes} bytes in the last ${slow.windowMs} ms, under the floor of ${slow.minBytesPerS} bytes/s`,
+      );
     throw asDownloadError(error);
   } finally {
     rate.stop();

@@ -18,7 +18,12 @@ describe('pictureOutputs', () => {
   });
 
   it('scales each sized picture to cover its box, then crops to exactly the box', () => {
-    for (const [width, height] of [[1280, 720], [1080, 1920], [160, 90], [3000, 100]] as const) {
+    for (const [width, height] of [
+      [1280, 720],
+      [1080, 1920],
+      [160, 90],
+      [3000, 100],
+    ] as const) {
       const sized = pictureOutputs(width, height).slice(1);
       expect(sized.map((out) => out.file)).toEqual(Object.keys(PICTURE_SIZES).map((n) => `poster-t${n}.jpg`));
       for (const [index, box] of Object.values(PICTURE_SIZES).entries()) {

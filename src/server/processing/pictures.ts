@@ -75,7 +75,14 @@ export function pictureOutputs(shownWidth: number, shownHeight: number): Picture
 }
 
 /** One ffmpeg run: seek to `at`, take one frame, write every picture as JPEG. */
-function pictureArgs(input: string, at: number, outputs: readonly PictureOutput[], dir: string, threads: number, maxPixels: number): string[] {
+function pictureArgs(
+  input: string,
+  at: number,
+  outputs: readonly PictureOutput[],
+  dir: string,
+  threads: number,
+  maxPixels: number,
+): string[] {
   const branches = outputs.map((_, index) => `[s${index}]`).join('');
   const chains = outputs
     .map((out, index) => {
@@ -85,7 +92,16 @@ function pictureArgs(input: string, at: number, outputs: readonly PictureOutput[
     })
     .join(';');
   const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-threads', String(threads)];
-  args.push('-max_pixels', String(decoderMaxPixels(maxPixels)), '-ss', String(at), '-i', `file:${input}`, '-filter_complex', `[0:v:0]split=${outputs.length}${branches};${chains}`);
+  args.push(
+    '-max_pixels',
+    String(decoderMaxPixels(maxPixels)),
+    '-ss',
+    String(at),
+    '-i',
+    `file:${input}`,
+    '-filter_complex',
+    `[0:v:0]split=${outputs.length}${branches};${chains}`,
+  );
   outputs.forEach((out, index) => {
     args.push('-map', `[p${index}]`, '-frames:v', '1', '-q:v', '3', '-f', 'image2', '-update', '1', `file:${join(dir, out.file)}`);
   });

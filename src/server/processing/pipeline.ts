@@ -33,7 +33,12 @@ interface JobStep {
 /** Each kind of job as a walk through the state table: waiting ─▶ working ─▶ (run's outcome) or failed; a retry goes failed ─▶ waiting. */
 export const JOB_STEPS: Record<JobKind, JobStep> = {
   download: { waiting: VideoStatus.WaitingForDownload, working: VideoStatus.Downloading, failed: VideoStatus.DownloadFailed },
-  transcode: { waiting: VideoStatus.WaitingForTranscoding, working: VideoStatus.Transcoding, failed: VideoStatus.TranscodingFailed, continuesIn: VideoStatus.Normal },
+  transcode: {
+    waiting: VideoStatus.WaitingForTranscoding,
+    working: VideoStatus.Transcoding,
+    failed: VideoStatus.TranscodingFailed,
+    continuesIn: VideoStatus.Normal,
+  },
 };
 
 /** Statuses reported to the app's callback: the ends of processing. */
@@ -163,7 +168,8 @@ export async function retryFailedStep(stores: Stores, videoId: string, now: numb
   return stores.transaction(async (tx) => {
     const video = await tx.videos.get(videoId);
     const kind = (Object.keys(JOB_STEPS) as JobKind[]).find((candidate) => JOB_STEPS[candidate].failed === video?.status);
-    if (!video || !kind || !(await tx.videos.transition(videoId, [video.status], JOB_STEPS[kind].waiting, '', now))) return { refused: video?.status };
+    if (!video || !kind || !(await tx.videos.transition(videoId, [video.status], JOB_STEPS[kind].waiting, '', now)))
+      return { refused: video?.status };
     await tx.jobs.enqueue({ videoId, appId: video.appId, kind }, now);
     return { retried: kind };
   });

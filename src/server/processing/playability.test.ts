@@ -4,7 +4,12 @@ import type { StreamCodecs } from './probe';
 
 const MP4 = 'mov,mp4,m4a,3gp,3g2,mj2';
 const h264 = (profile: string, pixelFormat = 'yuv420p') => ({ index: 0, codec: 'h264', profile, pixelFormat });
-const codecs = (overrides: Partial<StreamCodecs> = {}): StreamCodecs => ({ container: MP4, video: h264('High'), audio: { index: 1, codec: 'aac' }, ...overrides });
+const codecs = (overrides: Partial<StreamCodecs> = {}): StreamCodecs => ({
+  container: MP4,
+  video: h264('High'),
+  audio: { index: 1, codec: 'aac' },
+  ...overrides,
+});
 
 describe('remuxPlan', () => {
   it('remuxes H.264 up to High in 4:2:0 from MP4/MOV, copying AAC', () => {

@@ -35,7 +35,10 @@ export interface RemuxPlan {
 export function remuxPlan(codecs: StreamCodecs): RemuxPlan | undefined {
   const { container, video, audio } = codecs;
   const playable =
-    container === ISO_MEDIA && video.codec === 'h264' && PLAYABLE_PROFILES.has(video.profile) && PLAYABLE_PIXEL_FORMATS.has(video.pixelFormat);
+    container === ISO_MEDIA &&
+    video.codec === 'h264' &&
+    PLAYABLE_PROFILES.has(video.profile) &&
+    PLAYABLE_PIXEL_FORMATS.has(video.pixelFormat);
   if (!playable) return undefined;
   if (!audio) return { videoStream: video.index, audio: 'none' };
   return { videoStream: video.index, audioStream: audio.index, audio: audio.codec === 'aac' ? 'copy' : 'encode' };

@@ -14,7 +14,9 @@ export interface JobPool {
  * transcode takes cores, and a slow source must never hold a transcode's slot. Each app may
  * hold `APP_MAX_RUNNING_JOBS` of a pool, by default half of it and at least one.
  */
-export function jobPools(config: Pick<ServiceConfig, 'downloadConcurrency' | 'processingConcurrency' | 'appMaxRunningJobs'>): Record<JobKind, JobPool> {
+export function jobPools(
+  config: Pick<ServiceConfig, 'downloadConcurrency' | 'processingConcurrency' | 'appMaxRunningJobs'>,
+): Record<JobKind, JobPool> {
   const pool = (concurrency: number): JobPool => ({
     concurrency,
     appMaxRunning: Math.min(concurrency, config.appMaxRunningJobs ?? Math.max(1, Math.floor(concurrency / 2))),

@@ -9,14 +9,28 @@ describe('describeMedia', () => {
     const info = describeMedia(
       json({ streams: [videoStream, { codec_type: 'audio' }], format: { duration: '12.3456', bit_rate: '2500000' } }),
     );
-    expect(info).toMatchObject({ duration: 12.346, displayWidth: 1920, displayHeight: 1080, rotation: 0, hasAudio: true, bitrateKbps: 2500 });
+    expect(info).toMatchObject({
+      duration: 12.346,
+      displayWidth: 1920,
+      displayHeight: 1080,
+      rotation: 0,
+      hasAudio: true,
+      bitrateKbps: 2500,
+    });
   });
 
   it('swaps width and height for a quarter turn, from a display matrix or an old rotate tag', () => {
     const turned = { ...videoStream, side_data_list: [{ side_data_type: 'Display Matrix', rotation: -90 }] };
-    expect(describeMedia(json({ streams: [turned], format: { duration: '1' } }))).toMatchObject({ displayWidth: 1080, displayHeight: 1920 });
+    expect(describeMedia(json({ streams: [turned], format: { duration: '1' } }))).toMatchObject({
+      displayWidth: 1080,
+      displayHeight: 1920,
+    });
     const tagged = { ...videoStream, tags: { rotate: '270' } };
-    expect(describeMedia(json({ streams: [tagged], format: { duration: '1' } }))).toMatchObject({ displayWidth: 1080, displayHeight: 1920, rotation: 270 });
+    expect(describeMedia(json({ streams: [tagged], format: { duration: '1' } }))).toMatchObject({
+      displayWidth: 1080,
+      displayHeight: 1920,
+      rotation: 270,
+    });
   });
 
   it('applies a non-square sample aspect ratio (anamorphic DVD)', () => {

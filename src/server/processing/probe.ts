@@ -80,7 +80,7 @@ function rotationOf(stream: ProbeStream): number {
   // Only whether it is a quarter turn matters here (width and height swap), not its direction.
   const fromMatrix = stream.side_data_list?.find((side) => typeof side.rotation === 'number')?.rotation;
   const degrees = fromMatrix ?? Number(stream.tags?.rotate ?? 0);
-  const normalized = ((Math.round(degrees / 90) * 90) % 360 + 360) % 360;
+  const normalized = (((Math.round(degrees / 90) * 90) % 360) + 360) % 360;
   return Number.isFinite(normalized) ? normalized : 0;
 }
 
@@ -138,12 +138,28 @@ const MAX_PIXELS_REFUSAL = 'exceeds specified max pixel count';
  * ffprobe decodes a few frames to describe a stream, so `-max_pixels` guards it too: a picture
  * far over the limit is refused when its decoder opens, before a frame buffer is allocated.
  */
-export async function probeMedia(ffprobePath: string, file: string, signal: AbortSignal, maxPixels: number, ledger?: ProcessLedger): Promise<MediaInfo> {
+export async function probeMedia(
+  ffprobePath: string,
+  file: string,
+  signal: AbortSignal,
+  maxPixels: number,
+  ledger?: ProcessLedger,
+): Promise<MediaInfo> {
   let json: string;
   try {
     json = await runMediaTool(
       ffprobePath,
-      ['-v', 'error', '-max_pixels', String(decoderMaxPixels(maxPixels)), '-print_format', 'json', '-show_format', '-show_streams', `file:${file}`],
+      [
+        '-v',
+        'error',
+        '-max_pixels',
+        String(decoderMaxPixels(maxPixels)),
+        '-print_format',
+        'json',
+        '-show_format',
+        '-show_streams',
+        `file:${file}`,
+      ],
       signal,
       ledger,
     );

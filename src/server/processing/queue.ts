@@ -37,7 +37,8 @@ const DEFAULT_RUNNERS: Record<JobKind, JobRunner> = {
       // Its size, counted against the app's storageBytes as an upload's is, read before keep() may move it to S3.
       const { size } = await stat(join(space.dir, file));
       await space.keep(file);
-      if (!(await markSourceStored(service, video.id, file, { downloadedBytes: size }))) throw new Error(`video left status ${VideoStatus.Downloading} during its download`);
+      if (!(await markSourceStored(service, video.id, file, { downloadedBytes: size })))
+        throw new Error(`video left status ${VideoStatus.Downloading} during its download`);
     } finally {
       await space.dispose();
     }
@@ -76,7 +77,8 @@ async function resumeCutOffJobs(service: ServiceContext, before: number): Promis
     if (job.attempts >= MAX_JOB_ATTEMPTS) {
       const reason = `interrupted ${job.attempts} times; given up`;
       await service.stores.transaction(async (tx) => {
-        if (await tx.jobs.finish(job, 'failed', reason, now, fence)) await markProcessed(service, job.videoId, [step.working, step.waiting], step.failed, reason, tx);
+        if (await tx.jobs.finish(job, 'failed', reason, now, fence))
+          await markProcessed(service, job.videoId, [step.working, step.waiting], step.failed, reason, tx);
       });
       continue;
     }
@@ -85,7 +87,10 @@ async function resumeCutOffJobs(service: ServiceContext, before: number): Promis
     // The step's outcome and the job's 'done' are written one after the other, so a job cut off
     // between them has a video that already moved on: that step finished. Unless rungs are still
     // to come to a video in status 1: its job goes back to the queue to add them (its status stays).
-    const continues = video !== undefined && status === step.continuesIn && rungsPending(video.needHandleSpecial, await service.stores.playFiles.forVideo(video.id));
+    const continues =
+      video !== undefined &&
+      status === step.continuesIn &&
+      rungsPending(video.needHandleSpecial, await service.stores.playFiles.forVideo(video.id));
     if (status !== step.working && status !== step.waiting && !continues) {
       await jobs.finish(job, 'done', '', now, fence);
       continue;
@@ -96,7 +101,13 @@ async function resumeCutOffJobs(service: ServiceContext, before: number): Promis
       tx.afterCommit(() => service.signals.emit('jobQueued', job.videoId));
       return true;
     });
-    if (requeued) service.log.warn('processing job resumed after an interruption', { jobId: job.id, videoId: job.videoId, kind: job.kind, attempts: job.attempts });
+    if (requeued)
+      service.log.warn('processing job resumed after an interruption', {
+        jobId: job.id,
+        videoId: job.videoId,
+        kind: job.kind,
+        attempts: job.attempts,
+      });
   }
 }
 
@@ -191,11 +202,13 @@ export class ProcessingWorker {
       jobs.renew(entry.job, leaseUntil, now).then(
         (held) => {
           if (held) entry.job.leaseUntil = leaseUntil;
-          else if (!entry.controller.signal.aborted) entry.controller.abort(new LeaseLostError('its lease ran out and another instance took the job back'));
+          else if (!entry.controller.signal.aborted)
+            entry.controller.abort(new LeaseLostError('its lease ran out and another instance took the job back'));
         },
         // Unrenewed, the lease runs out and another instance resumes the job; this one then stops it.
         (error: unknown) => {
-          if (!service.outages.answer(error)) service.log.warn('processing job lease not renewed', { jobId: entry.job.id, videoId: entry.job.videoId, error: String(error) });
+          if (!service.outages.answer(error))
+            service.log.warn('processing job lease not renewed', { jobId: entry.job.id, videoId: entry.job.videoId, error: String(error) });
         },
       );
     }
@@ -219,7 +232,8 @@ export class ProcessingWorker {
         // A busy or failing database must not end the process; the next poll tries again.
         // A lost database or a full disk is one line per outage (Outages), not one per poll.
         .catch((error: unknown) => {
-          if (!this.service.outages.answer(error)) this.service.log.error('processing queue could not claim a job', { error: String(error) });
+          if (!this.service.outages.answer(error))
+            this.service.log.error('processing queue could not claim a job', { error: String(error) });
         })
         .finally(() => {
           this.filling = false;
@@ -260,12 +274,13 @@ export class ProcessingWorker {
       // its lease runs out and it is resumed, as after a crash.
       const done = this.execute(job, controller.signal)
         .catch((error: unknown) => {
-          if (!service.outages.answer(error)) service.log.error('processing job outcome not recorded', { jobId: job.id, videoId: job.videoId, error: String(error) });
+          if (!service.outages.answer(error))
+            service.log.error('processing job outcome not recorded', { jobId: job.id, videoId: job.videoId, error: String(error) });
         })
         .finally(() => {
-        this.running.delete(job.id);
-        this.wake();
-      });
+          this.running.delete(job.id);
+          this.wake();
+        });
       this.running.set(job.id, { job, controller, done });
     }
   }
@@ -295,7 +310,8 @@ export class ProcessingWorker {
       // Re-read so the runner sees what the transition (and any earlier step) stored.
       const outcome = await this.runners[job.kind](service, (await videos.get(job.videoId))!, signal);
       await service.stores.transaction(async (tx) => {
-        if ((await tx.jobs.finish(job, 'done', '', service.now())) && outcome === 'continues') await enqueueJob(service, job.videoId, job.kind, tx);
+        if ((await tx.jobs.finish(job, 'done', '', service.now())) && outcome === 'continues')
+          await enqueueJob(service, job.videoId, job.kind, tx);
       });
       service.log.info('processing job done', fields);
       return 'done';
@@ -323,7 +339,8 @@ export class ProcessingWorker {
       await service.outages.withReserve(() =>
         service.stores.transaction(async (tx) => {
           // Only while this claim still holds the job: a new holder may be working on the video.
-          if (await tx.jobs.finish(job, 'failed', reason, service.now())) await markProcessed(service, job.videoId, [step.working], step.failed, reason, tx);
+          if (await tx.jobs.finish(job, 'failed', reason, service.now()))
+            await markProcessed(service, job.videoId, [step.working], step.failed, reason, tx);
         }),
       );
       return 'failed';

@@ -34,7 +34,14 @@ export interface RemuxOutcome {
  * Throws {@link MediaToolError} when even the picture alone cannot be remuxed (the caller then
  * encodes it).
  */
-export async function remux(ffmpegPath: string, input: string, output: string, plan: RemuxPlan, signal: AbortSignal, ledger?: ProcessLedger): Promise<RemuxOutcome> {
+export async function remux(
+  ffmpegPath: string,
+  input: string,
+  output: string,
+  plan: RemuxPlan,
+  signal: AbortSignal,
+  ledger?: ProcessLedger,
+): Promise<RemuxOutcome> {
   if (plan.audio === 'none') {
     await runMediaTool(ffmpegPath, remuxArgs(input, output, plan, 'none'), signal, ledger);
     return {};

@@ -26,9 +26,14 @@ describe('chooseRenditions', () => {
   });
 
   it('keeps every size even, as H.264 4:2:0 needs', () => {
-    for (const [width, height] of [[1279, 719], [853, 481], [1000, 563], [241, 241]] as const) {
+    for (const [width, height] of [
+      [1279, 719],
+      [853, 481],
+      [1000, 563],
+      [241, 241],
+    ] as const) {
       for (const rendition of chooseRenditions(width, height)) {
-        expect(rendition.width % 2 + rendition.height % 2).toBe(0);
+        expect((rendition.width % 2) + (rendition.height % 2)).toBe(0);
         expect(rendition.width).toBeLessThanOrEqual(width);
         expect(rendition.height).toBeLessThanOrEqual(height);
       }

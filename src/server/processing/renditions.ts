@@ -85,7 +85,19 @@ export function transcodeArgs(
     .map(({ rendition }, index) => `[s${index}]scale=${rendition.width}:${rendition.height},setsar=1[v${index}]`)
     .join(';');
   // -max_pixels: a stream may grow its picture after the part ffprobe looked at.
-  const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-threads', String(threads), '-max_pixels', String(decoderMaxPixels(maxPixels)), '-i', `file:${input}`];
+  const args = [
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-threads',
+    String(threads),
+    '-max_pixels',
+    String(decoderMaxPixels(maxPixels)),
+    '-i',
+    `file:${input}`,
+  ];
   // Frames are passed on as they are, never duplicated to fill gaps: with the MP4 muxer's default
   // constant rate, a 30 KB file declaring 10 hours between two frames made ffmpeg encode two
   // million copies. (`-vsync` rather than `-fps_mode`, which ffmpeg 4 lacks.)
@@ -93,17 +105,34 @@ export function transcodeArgs(
   args.push('-filter_complex', `[0:v:0]split=${outputs.length}${branches};${scales}`);
   outputs.forEach(({ rendition, path }, index) => {
     args.push(
-      '-map', `[v${index}]`,
+      '-map',
+      `[v${index}]`,
       ...(audio ? ['-map', '0:a:0?'] : []),
-      '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p',
-      '-b:v', `${rendition.videoKbps}k`, '-maxrate', `${Math.round(rendition.videoKbps * 1.5)}k`, '-bufsize', `${rendition.videoKbps * 2}k`,
-      '-force_key_frames', `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-pix_fmt',
+      'yuv420p',
+      '-b:v',
+      `${rendition.videoKbps}k`,
+      '-maxrate',
+      `${Math.round(rendition.videoKbps * 1.5)}k`,
+      '-bufsize',
+      `${rendition.videoKbps * 2}k`,
+      '-force_key_frames',
+      `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`,
       ...(audio ? ['-c:a', 'aac', '-b:a', `${rendition.audioKbps}k`, '-ac', '2'] : ['-an']),
-      '-threads', String(threads),
-      '-map_metadata', '-1', '-movflags', '+faststart',
-      '-f', 'mp4', `file:${path}`,
+      '-threads',
+      String(threads),
+      '-map_metadata',
+      '-1',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      `file:${path}`,
     );
   });
   return args;
 }
-

@@ -40,7 +40,8 @@ export function playFileOf(rendition: Rendition): PlayFile {
 export async function encodeRenditions(run: TranscodeRun, outputs: readonly RenditionOutput[]): Promise<void> {
   const { service, space, threads, signal, ledger, info } = run;
   const { ffmpegPath, maxSourcePixels } = service.config;
-  const encode = (audio: boolean) => runMediaTool(ffmpegPath, transcodeArgs(space.source, outputs, threads, maxSourcePixels, { audio }), signal, ledger);
+  const encode = (audio: boolean) =>
+    runMediaTool(ffmpegPath, transcodeArgs(space.source, outputs, threads, maxSourcePixels, { audio }), signal, ledger);
   if (!info.hasAudio) {
     await encode(false);
     return;

@@ -1,8 +1,27 @@
 import { extname } from 'node:path';
 
 const VIDEO_EXTENSIONS = new Set([
-  '.3gp', '.asf', '.avi', '.f4v', '.flv', '.m2ts', '.m4v', '.mkv', '.mov', '.mp4', '.mpeg', '.mpg',
-  '.mts', '.mxf', '.ogv', '.rm', '.rmvb', '.ts', '.vob', '.webm', '.wmv',
+  '.3gp',
+  '.asf',
+  '.avi',
+  '.f4v',
+  '.flv',
+  '.m2ts',
+  '.m4v',
+  '.mkv',
+  '.mov',
+  '.mp4',
+  '.mpeg',
+  '.mpg',
+  '.mts',
+  '.mxf',
+  '.ogv',
+  '.rm',
+  '.rmvb',
+  '.ts',
+  '.vob',
+  '.webm',
+  '.wmv',
 ]);
 
 const BY_CONTENT_TYPE: Readonly<Record<string, string>> = {

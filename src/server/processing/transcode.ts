@@ -72,7 +72,10 @@ async function remuxForBrowsers(run: TranscodeRun): Promise<PlayFile | undefined
 /** The whole ladder in one ffmpeg run: one decode of the source for every rung. */
 async function encodeLadder(run: TranscodeRun): Promise<PlayFile[]> {
   const renditions = chooseRenditions(run.info.displayWidth, run.info.displayHeight);
-  await encodeRenditions(run, renditions.map((rendition) => ({ rendition, path: join(run.space.work, rendition.file) })));
+  await encodeRenditions(
+    run,
+    renditions.map((rendition) => ({ rendition, path: join(run.space.work, rendition.file) })),
+  );
   return renditions.map(playFileOf);
 }
 
@@ -88,7 +91,11 @@ async function firstPlayFiles(run: TranscodeRun): Promise<{ playFiles: PlayFile[
  * is mostly waiting for ffmpeg to start and read). The first failure stops the other (its ffmpeg
  * killed) and is thrown once both have ended, so no ffmpeg still writes into the work folder.
  */
-async function sideBySide<A, B>(signal: AbortSignal, first: (signal: AbortSignal) => Promise<A>, second: (signal: AbortSignal) => Promise<B>): Promise<[A, B]> {
+async function sideBySide<A, B>(
+  signal: AbortSignal,
+  first: (signal: AbortSignal) => Promise<A>,
+  second: (signal: AbortSignal) => Promise<B>,
+): Promise<[A, B]> {
   const local = new AbortController();
   const both = AbortSignal.any([signal, local.signal]);
   const stopOther = (error: unknown): never => {
@@ -144,7 +151,8 @@ export async function transcodeVideo(service: ServiceContext, video: Video, stop
     return await transcodeWithin(service, video, AbortSignal.any([stop, limit]));
   } catch (error) {
     // The service stopping re-queues the job; running out of time ends it in status 7.
-    if (limit.aborted && !stop.aborted) throw new Error(`transcoding took longer than TRANSCODE_TIMEOUT_MS (${service.config.transcodeTimeoutMs} ms)`);
+    if (limit.aborted && !stop.aborted)
+      throw new Error(`transcoding took longer than TRANSCODE_TIMEOUT_MS (${service.config.transcodeTimeoutMs} ms)`);
     throw error;
   }
 }

@@ -15,7 +15,13 @@ describe('the APP_* quota defaults', () => {
       APP_UPLOADS_IN_FLIGHT: '3',
       APP_STORAGE_BYTES: '1000000',
     });
-    expect(config.quotaDefaults).toEqual({ requestsPerSecond: 2.5, requestsBurst: 10, uploadsPerMinute: 6, uploadsInFlight: 3, storageBytes: 1_000_000 });
+    expect(config.quotaDefaults).toEqual({
+      requestsPerSecond: 2.5,
+      requestsBurst: 10,
+      uploadsPerMinute: 6,
+      uploadsInFlight: 3,
+      storageBytes: 1_000_000,
+    });
   });
 
   it.each([
@@ -43,7 +49,10 @@ describe("an app's limits", () => {
 
   it("prefer the app's own values, and its null lifts a default", () => {
     const own = { ...app, quota: { requestsPerSecond: 1, requestsBurst: 3, storageBytes: null } };
-    expect(appLimits(own, { requestsPerSecond: 5, storageBytes: 100 })).toMatchObject({ requests: { perSecond: 1, size: 3 }, storageBytes: undefined });
+    expect(appLimits(own, { requestsPerSecond: 5, storageBytes: 100 })).toMatchObject({
+      requests: { perSecond: 1, size: 3 },
+      storageBytes: undefined,
+    });
   });
 
   it('keep at least one token in a bucket, so a slow rate can still be spent', () => {

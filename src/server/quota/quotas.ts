@@ -81,7 +81,10 @@ async function spend(service: ServiceContext, appId: string, bucket: BucketName,
   if (outcome.granted) return;
   // Slows an app that does not wait for Retry-After, so it cannot take the event loop from others.
   // The pause is the Retry-After it was told (whole seconds, at least 1), so resending early gains nothing.
-  if (outcome.known) await new Promise((wake) => setTimeout(wake, Math.min(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)) * 1000, MAX_REFUSAL_PAUSE_MS)));
+  if (outcome.known)
+    await new Promise((wake) =>
+      setTimeout(wake, Math.min(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)) * 1000, MAX_REFUSAL_PAUSE_MS)),
+    );
   throw tooMany(mine.refusals, key, field, outcome.retryAfterMs);
 }
 
@@ -120,7 +123,8 @@ export async function downloadRoom(service: ServiceContext, appId: string): Prom
 export async function checkStorageLeft(service: ServiceContext, app: AppRecord): Promise<void> {
   const limit = appLimits(app, service.config.quotaDefaults).storageBytes;
   if (limit === undefined) return;
-  if ((await storedBytes(service.stores, app.appId, '')) >= limit) throw new ApiError('NO_SPACE', `the app's storageBytes quota (${limit}) is used up`);
+  if ((await storedBytes(service.stores, app.appId, '')) >= limit)
+    throw new ApiError('NO_SPACE', `the app's storageBytes quota (${limit}) is used up`);
 }
 
 /**
@@ -128,7 +132,14 @@ export async function checkStorageLeft(service: ServiceContext, app: AppRecord):
  * length may not pass the quota). An unfinished upload of the same video is left out of the
  * counts, as the new one replaces it.
  */
-async function checkUploadRoom(service: ServiceContext, stores: Stores, limits: AppLimits, appId: string, videoId: string, size: number): Promise<void> {
+async function checkUploadRoom(
+  service: ServiceContext,
+  stores: Stores,
+  limits: AppLimits,
+  appId: string,
+  videoId: string,
+  size: number,
+): Promise<void> {
   if (limits.uploadsInFlight !== undefined) {
     const running = await stores.uploads.countInFlight(appId, service.now() - IN_FLIGHT_WINDOW_MS, videoId);
     if (running >= limits.uploadsInFlight) {
@@ -139,7 +150,8 @@ async function checkUploadRoom(service: ServiceContext, stores: Stores, limits: 
   }
   if (limits.storageBytes !== undefined) {
     const used = await storedBytes(stores, appId, videoId);
-    if (used + size > limits.storageBytes) throw new ApiError('NO_SPACE', `the app's storageBytes quota (${limits.storageBytes}) has no room for ${size} more bytes`);
+    if (used + size > limits.storageBytes)
+      throw new ApiError('NO_SPACE', `the app's storageBytes quota (${limits.storageBytes}) has no room for ${size} more bytes`);
   }
 }
 

@@ -48,7 +48,10 @@ describe('the token bucket', () => {
   });
 
   it('takes several tokens at once, never more than it holds', () => {
-    expect(takeTokens(freshBucket(limit, 0), limit, 0, 3)).toEqual({ next: { tokens: 1, updatedAt: 0 }, outcome: { granted: true, taken: 3 } });
+    expect(takeTokens(freshBucket(limit, 0), limit, 0, 3)).toEqual({
+      next: { tokens: 1, updatedAt: 0 },
+      outcome: { granted: true, taken: 3 },
+    });
     // 2.5 tokens after a spell: two are whole, so two are taken of the five asked for.
     expect(takeTokens({ tokens: 0.5, updatedAt: 0 }, limit, 1000, 5).outcome).toEqual({ granted: true, taken: 2 });
     expect(takeTokens({ tokens: 0.5, updatedAt: 0 }, limit, 0, 5).outcome).toMatchObject({ granted: false, retryAfterSeconds: 1 });

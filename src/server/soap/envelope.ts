@@ -63,7 +63,12 @@ export function envelopeXml(version: SoapVersion, body: string, header = ''): st
 }
 
 /** SOAP 1.2 renamed two of the four fault classes. */
-const FAULT_CODE_1_2 = { VersionMismatch: 'VersionMismatch', MustUnderstand: 'MustUnderstand', Client: 'Sender', Server: 'Receiver' } as const;
+const FAULT_CODE_1_2 = {
+  VersionMismatch: 'VersionMismatch',
+  MustUnderstand: 'MustUnderstand',
+  Client: 'Sender',
+  Server: 'Receiver',
+} as const;
 
 /** A Fault in the given version's shape. */
 export function faultXml(version: SoapVersion, fault: SoapFault): string {

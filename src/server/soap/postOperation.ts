@@ -27,7 +27,10 @@ function childrenByName<N extends string>(parent: XmlElement, allowed: readonly 
   for (const child of parent.children) {
     const name = allowed.find((candidate) => candidate === child.local);
     if (child.uri !== SERVICE_NS || name === undefined) {
-      throw new SoapFault('BAD_MESSAGE', `${parent.local} has no element ${qualifiedName(child)}; expected ${allowed.join(', ')} in ${SERVICE_NS}`);
+      throw new SoapFault(
+        'BAD_MESSAGE',
+        `${parent.local} has no element ${qualifiedName(child)}; expected ${allowed.join(', ')} in ${SERVICE_NS}`,
+      );
     }
     if (found.has(name)) throw new SoapFault('BAD_MESSAGE', `${name} is given more than once`);
     found.set(name, child);

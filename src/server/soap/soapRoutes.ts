@@ -43,7 +43,12 @@ function soapPostHandler(service: ServiceContext, onRegistered: OnRegistered) {
       const head = readRequestHead(req.headers);
       if (head.action !== undefined && head.action !== POST_ACTION) throw new SoapFault('UNKNOWN_ACTION', `"${head.action}"`);
       const bytes = await readSoapBody(req);
-      sendSoap(res, version, 200, envelopeXml(version, await postResult(() => registerVideo(service, onRegistered, readPost(bytes, version)))));
+      sendSoap(
+        res,
+        version,
+        200,
+        envelopeXml(version, await postResult(() => registerVideo(service, onRegistered, readPost(bytes, version)))),
+      );
     } catch (error) {
       // Drain what the client is still sending so it reads the fault instead of a reset.
       req.resume();

@@ -21,6 +21,8 @@ describe('decodeUtf8Replacing', () => {
   });
 
   it('puts the substitute in place of each ill-formed part, and nowhere else', () => {
-    expect(decodeUtf8Replacing(Buffer.concat([Buffer.from('a\uFFFD', 'utf8'), bytes(0xff, 0xe8, 0xa7), Buffer.from('b')]), '#')).toBe('a\uFFFD##b');
+    expect(decodeUtf8Replacing(Buffer.concat([Buffer.from('a\uFFFD', 'utf8'), bytes(0xff, 0xe8, 0xa7), Buffer.from('b')]), '#')).toBe(
+      'a\uFFFD##b',
+    );
   });
 });

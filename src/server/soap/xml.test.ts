@@ -7,7 +7,10 @@ describe('parseXml', () => {
   it('resolves namespaces of elements and attributes, whatever the prefixes, and keeps CDATA as text', () => {
     const root = parse('<p:a xmlns:p="urn:p" p:x="1" y="2"><b xmlns="urn:d">t<![CDATA[<c>]]></b></p:a>');
     expect(root).toMatchObject({ uri: 'urn:p', local: 'a', text: '' });
-    expect([...root.attributes]).toEqual([['{urn:p}x', '1'], ['y', '2']]);
+    expect([...root.attributes]).toEqual([
+      ['{urn:p}x', '1'],
+      ['y', '2'],
+    ]);
     expect(root.children[0]).toMatchObject({ uri: 'urn:d', local: 'b', text: 't<c>', children: [] });
   });
 

@@ -92,13 +92,22 @@ function fileSender(options: StaticOptions) {
     }
     const encoding = chooseEncoding(req.headers['accept-encoding'], [...file.encoded.keys()]);
     const chosen = encoding ? file.encoded.get(encoding)! : file.identity;
-    const headers: OutgoingHttpHeaders = { ...baseHeaders, ETag: chosen.etag, ...(file.encoded.size > 0 ? { Vary: 'Accept-Encoding' } : {}) };
+    const headers: OutgoingHttpHeaders = {
+      ...baseHeaders,
+      ETag: chosen.etag,
+      ...(file.encoded.size > 0 ? { Vary: 'Accept-Encoding' } : {}),
+    };
     if (ifNoneMatchHits(req.headers['if-none-match'], chosen.etag)) {
       res.writeHead(304, headers);
       res.end();
       return;
     }
-    res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': chosen.body.length, ...(encoding ? { 'Content-Encoding': encoding } : {}) });
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': type,
+      'Content-Length': chosen.body.length,
+      ...(encoding ? { 'Content-Encoding': encoding } : {}),
+    });
     res.end(chosen.body);
   };
 }

@@ -107,7 +107,9 @@ export class Bucket {
       if (size <= PART_BYTES) {
         const file = await open(path);
         try {
-          await this.client.send(new PutObjectCommand({ Bucket: this.name, Key: key, Body: file.createReadStream({ autoClose: false }), ContentLength: size }));
+          await this.client.send(
+            new PutObjectCommand({ Bucket: this.name, Key: key, Body: file.createReadStream({ autoClose: false }), ContentLength: size }),
+          );
         } finally {
           await file.close();
         }
@@ -118,7 +120,14 @@ export class Bucket {
         try {
           const body = file.createReadStream({ start, end, autoClose: false });
           const reply = await this.client.send(
-            new UploadPartCommand({ Bucket: this.name, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body, ContentLength: end - start + 1 }),
+            new UploadPartCommand({
+              Bucket: this.name,
+              Key: key,
+              UploadId: uploadId,
+              PartNumber: partNumber,
+              Body: body,
+              ContentLength: end - start + 1,
+            }),
           );
           return reply.ETag;
         } finally {
@@ -138,7 +147,14 @@ export class Bucket {
       }
       await this.multipart(toKey, size, COPY_PART_BYTES, async (uploadId, partNumber, start, end) => {
         const reply = await this.client.send(
-          new UploadPartCopyCommand({ Bucket: this.name, Key: toKey, UploadId: uploadId, PartNumber: partNumber, CopySource: source, CopySourceRange: `bytes=${start}-${end}` }),
+          new UploadPartCopyCommand({
+            Bucket: this.name,
+            Key: toKey,
+            UploadId: uploadId,
+            PartNumber: partNumber,
+            CopySource: source,
+            CopySourceRange: `bytes=${start}-${end}`,
+          }),
         );
         return reply.CopyPartResult?.ETag;
       });
@@ -159,7 +175,9 @@ export class Bucket {
         const end = Math.min(size, start + partBytes) - 1;
         parts.push({ PartNumber: partNumber, ETag: await sendPart(UploadId!, partNumber, start, end) });
       }
-      await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.name, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
+      await this.client.send(
+        new CompleteMultipartUploadCommand({ Bucket: this.name, Key: key, UploadId, MultipartUpload: { Parts: parts } }),
+      );
     } catch (error) {
       await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.name, Key: key, UploadId })).catch(() => undefined);
       throw error;
@@ -180,9 +198,12 @@ export class Bucket {
   async *multipartUploads(): AsyncGenerator<{ key: string; uploadId: string }> {
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
-    for (let truncated = true; truncated; ) {
-      const page = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.name, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
-      for (const upload of page.Uploads ?? []) if (upload.Key !== undefined && upload.UploadId !== undefined) yield { key: upload.Key, uploadId: upload.UploadId };
+    for (let truncated = true; truncated;) {
+      const page = await this.client.send(
+        new ListMultipartUploadsCommand({ Bucket: this.name, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+      );
+      for (const upload of page.Uploads ?? [])
+        if (upload.Key !== undefined && upload.UploadId !== undefined) yield { key: upload.Key, uploadId: upload.UploadId };
       ({ NextKeyMarker: keyMarker, NextUploadIdMarker: uploadIdMarker } = page);
       truncated = page.IsTruncated === true;
     }

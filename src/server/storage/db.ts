@@ -113,12 +113,18 @@ class SqliteDialectKeepingCause extends SqliteDialect {
  */
 function isFileProblem(error: unknown): error is Error & { code: string } {
   const code = (error as { code?: unknown } | undefined)?.code;
-  return error instanceof Error && typeof code === 'string' && /^(SQLITE_(NOTADB|CORRUPT|CANTOPEN|IOERR|READONLY|PERM|FULL)(_\w+)?|E[A-Z]+)$/.test(code);
+  return (
+    error instanceof Error &&
+    typeof code === 'string' &&
+    /^(SQLITE_(NOTADB|CORRUPT|CANTOPEN|IOERR|READONLY|PERM|FULL)(_\w+)?|E[A-Z]+)$/.test(code)
+  );
 }
 
 function fileError(file: string, error: Error & { code: string }): DatabaseFileError {
   const reason = error.message.replace(/^[A-Z]+: /, '').split('\n')[0];
-  return new DatabaseFileError(`the database file ${file} cannot be used: ${reason} (${error.code}); restore it from a backup, or move it away to start empty`);
+  return new DatabaseFileError(
+    `the database file ${file} cannot be used: ${reason} (${error.code}); restore it from a backup, or move it away to start empty`,
+  );
 }
 
 function connectSqlite(dataDir: string): SqliteConnection {

@@ -150,7 +150,13 @@ export class JobStore {
 
   /** Running jobs whose lease ran out before `before`: their holder is gone. */
   async expired(before: number): Promise<Job[]> {
-    const rows = await this.db.selectFrom('jobs').selectAll().where('state', '=', 'running').where('lease_until', '<', before).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('state', '=', 'running')
+      .where('lease_until', '<', before)
+      .orderBy('id')
+      .execute();
     return rows.map(toJob);
   }
 
@@ -181,7 +187,11 @@ export class JobStore {
       .where('state', 'in', ['queued', 'running'])
       .groupBy(['kind', 'state'])
       .execute();
-    const figures: QueueFigures = { queued: { download: 0, transcode: 0 }, running: { download: 0, transcode: 0 }, oldestQueuedAt: undefined };
+    const figures: QueueFigures = {
+      queued: { download: 0, transcode: 0 },
+      running: { download: 0, transcode: 0 },
+      oldestQueuedAt: undefined,
+    };
     for (const row of rows) {
       // PostgreSQL returns counts and bigints as strings.
       figures[row.state as 'queued' | 'running'][row.kind] = Number(row.count);

@@ -66,7 +66,12 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await serial('jobs')(db)
           .addColumn('video_id', 'text', (c) => c.notNull().references('videos.id'))
           .addColumn('kind', 'text', (c) => c.notNull())
-          .addColumn('state', 'text', (c) => c.notNull().defaultTo('queued').check(sql`state IN ('queued', 'running', 'done', 'failed')`))
+          .addColumn('state', 'text', (c) =>
+            c
+              .notNull()
+              .defaultTo('queued')
+              .check(sql`state IN ('queued', 'running', 'done', 'failed')`),
+          )
           .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
           .addColumn('last_error', 'text', (c) => c.notNull().defaultTo(''))
           .addColumn('created_at', big, (c) => c.notNull())
@@ -85,7 +90,12 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('video_id', 'text', (c) => c.notNull().references('videos.id'))
           .addColumn('app_id', 'text', (c) => c.notNull())
           .addColumn('video_status', 'integer', (c) => c.notNull())
-          .addColumn('state', 'text', (c) => c.notNull().defaultTo('pending').check(sql`state IN ('pending', 'delivered', 'gave_up')`))
+          .addColumn('state', 'text', (c) =>
+            c
+              .notNull()
+              .defaultTo('pending')
+              .check(sql`state IN ('pending', 'delivered', 'gave_up')`),
+          )
           .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
           .addColumn('next_attempt_at', big, (c) => c.notNull())
           .addColumn('last_error', 'text', (c) => c.notNull().defaultTo(''))
@@ -102,7 +112,10 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         // PostgreSQL has no rowid, so it gets a registration sequence and the index names it.
         await db.schema.dropIndex('videos_by_user').execute();
         if (pg) {
-          await db.schema.alterTable('videos').addColumn('seq', 'bigint', (c) => c.generatedAlwaysAsIdentity()).execute();
+          await db.schema
+            .alterTable('videos')
+            .addColumn('seq', 'bigint', (c) => c.generatedAlwaysAsIdentity())
+            .execute();
           await db.schema.createIndex('videos_by_user').on('videos').columns(['app_id', 'create_user', 'created_at', 'seq']).execute();
           // The page's rows are then fetched by their seq.
           await db.schema.createIndex('videos_by_seq').unique().on('videos').column('seq').execute();
@@ -117,7 +130,9 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('n', 'integer', (c) => c.notNull())
           .addPrimaryKeyConstraint('video_counts_pk', ['app_id', 'create_user'])
           .execute();
-        await sql`INSERT INTO video_counts (app_id, create_user, n) SELECT app_id, create_user, COUNT(*) FROM videos GROUP BY app_id, create_user`.execute(db);
+        await sql`INSERT INTO video_counts (app_id, create_user, n) SELECT app_id, create_user, COUNT(*) FROM videos GROUP BY app_id, create_user`.execute(
+          db,
+        );
       },
     },
     '0003_settings': {
@@ -134,15 +149,24 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0004_job_leases': {
       async up(db) {
         // A running job is held by the instance that claimed it until its lease runs out; 0 is long past.
-        await db.schema.alterTable('jobs').addColumn('lease_until', big, (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .alterTable('jobs')
+          .addColumn('lease_until', big, (c) => c.notNull().defaultTo(0))
+          .execute();
       },
     },
     '0005_fair_jobs': {
       async up(db) {
         // Claims share each pool out among apps (docs/processing.md#fair-scheduling): a job carries
         // its video's app, and when it was last claimed, so that apps take turns.
-        await db.schema.alterTable('jobs').addColumn('app_id', 'text', (c) => c.notNull().defaultTo('')).execute();
-        await db.schema.alterTable('jobs').addColumn('claimed_at', big, (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .alterTable('jobs')
+          .addColumn('app_id', 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+        await db.schema
+          .alterTable('jobs')
+          .addColumn('claimed_at', big, (c) => c.notNull().defaultTo(0))
+          .execute();
         await sql`UPDATE jobs SET app_id = COALESCE((SELECT app_id FROM videos WHERE videos.id = jobs.video_id), '')`.execute(db);
         // An app's running jobs of a kind, and its last claim of that kind, are each one index range.
         await db.schema.createIndex('jobs_by_app').on('jobs').columns(['kind', 'app_id', 'state']).execute();
@@ -161,14 +185,20 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addPrimaryKeyConstraint('quota_buckets_pk', ['app_id', 'bucket'])
           .execute();
         // What a video's transcode stored (play files and pictures), counted against the app's storage quota.
-        await db.schema.alterTable('videos').addColumn('rendition_bytes', big, (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .alterTable('videos')
+          .addColumn('rendition_bytes', big, (c) => c.notNull().defaultTo(0))
+          .execute();
       },
     },
     '0007_downloaded_bytes': {
       async up(db) {
         // A source the service downloaded (type 2), counted against the app's storage quota as an
         // upload's size is; 0 for sources downloaded before this version, whose size was not kept.
-        await db.schema.alterTable('videos').addColumn('downloaded_bytes', big, (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .alterTable('videos')
+          .addColumn('downloaded_bytes', big, (c) => c.notNull().defaultTo(0))
+          .execute();
       },
     },
   };

@@ -37,7 +37,12 @@ export class QuotaBucketStore {
    * spend the last token. On PostgreSQL the upsert locks the row until commit; SQLite has one
    * writer at a time. Not for use inside another transaction (it opens its own).
    */
-  async settle<T>(appId: string, bucket: BucketName, fresh: BucketState, step: (state: BucketState) => { next: BucketState; outcome: T }): Promise<T> {
+  async settle<T>(
+    appId: string,
+    bucket: BucketName,
+    fresh: BucketState,
+    step: (state: BucketState) => { next: BucketState; outcome: T },
+  ): Promise<T> {
     return this.db.transaction().execute(async (tx) => {
       // The no-op update on conflict is what returns (and, on PostgreSQL, locks) an existing row.
       const row = await tx

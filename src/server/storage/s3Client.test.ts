@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isBucketUnavailable } from './s3Client';
 
-const sdk = (fields: Record<string, unknown>, status?: number) => Object.assign(new Error('failed'), fields, { $metadata: { httpStatusCode: status } });
+const sdk = (fields: Record<string, unknown>, status?: number) =>
+  Object.assign(new Error('failed'), fields, { $metadata: { httpStatusCode: status } });
 
 describe('isBucketUnavailable', () => {
   it('counts a refused connect even without the SDK metadata (a streamed upload has none)', () => {
@@ -17,7 +18,7 @@ describe('isBucketUnavailable', () => {
     expect(isBucketUnavailable(sdk({ name: 'InternalError' }, 500))).toBe(true);
   });
 
-  it('leaves the request\'s own failures alone: missing keys, refused credentials, bad input', () => {
+  it("leaves the request's own failures alone: missing keys, refused credentials, bad input", () => {
     expect(isBucketUnavailable(sdk({ name: 'NoSuchKey' }, 404))).toBe(false);
     expect(isBucketUnavailable(sdk({ name: 'AccessDenied' }, 403))).toBe(false);
     expect(isBucketUnavailable(sdk({ name: 'InvalidArgument' }, 400))).toBe(false);

@@ -39,7 +39,9 @@ export function useContentMd5ForDeleteObjects(client: S3Client): void {
     (next, context) => async (args) => {
       const request = args.request as { headers?: Headers; body?: unknown };
       if (context.commandName === 'DeleteObjectsCommand' && request.headers && typeof request.body === 'string') {
-        for (const name of Object.keys(request.headers)) if (name.toLowerCase().startsWith('x-amz-checksum-') || name.toLowerCase() === 'x-amz-sdk-checksum-algorithm') delete request.headers[name];
+        for (const name of Object.keys(request.headers))
+          if (name.toLowerCase().startsWith('x-amz-checksum-') || name.toLowerCase() === 'x-amz-sdk-checksum-algorithm')
+            delete request.headers[name];
         request.headers['content-md5'] = createHash('md5').update(request.body).digest('base64');
       }
       return next(args);
@@ -81,7 +83,8 @@ export async function bucketProblem(client: S3Client, settings: S3Settings): Pro
   } catch (error) {
     const { code, name, $metadata } = error as { code?: string; name?: string; $metadata?: { httpStatusCode?: number } };
     const status = $metadata?.httpStatusCode;
-    const why = code ?? (status === 404 ? 'no such bucket' : status === 403 ? 'access denied' : status ? `HTTP ${status}` : name ?? String(error));
+    const why =
+      code ?? (status === 404 ? 'no such bucket' : status === 403 ? 'access denied' : status ? `HTTP ${status}` : (name ?? String(error)));
     return `S3_BUCKET "${settings.bucket}" at ${settings.endpoint ?? 'AWS S3'} cannot be reached (${why})`;
   }
 }

@@ -3,7 +3,6 @@ import type { Dialect } from './db';
 import type { Schema } from './schema';
 import { VideoStatus, type SourceFileGetType } from '../../shared/videoStatus';
 
-
 /** A registered video as the rest of the service sees it. */
 export interface Video {
   id: string;
@@ -170,7 +169,11 @@ export class VideoStore {
 
   /** The upload page's NeedHandleSpecial, kept until the upload is stored. */
   async setNeedHandleSpecial(id: string, needHandleSpecial: boolean): Promise<void> {
-    await this.db.updateTable('videos').set({ need_handle_special: needHandleSpecial ? 1 : 0 }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('videos')
+      .set({ need_handle_special: needHandleSpecial ? 1 : 0 })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** `renditionBytes`: what the play files and pictures take, counted against the app's storage quota. */
@@ -195,7 +198,9 @@ export class VideoStore {
   async storedBytesOfApp(appId: string): Promise<number> {
     const row = await this.db
       .selectFrom('videos')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>(eb('rendition_bytes', '+', eb.ref('downloaded_bytes'))), eb.lit(0)).as('bytes'))
+      .select((eb) =>
+        eb.fn.coalesce(eb.fn.sum<number | string>(eb('rendition_bytes', '+', eb.ref('downloaded_bytes'))), eb.lit(0)).as('bytes'),
+      )
       .where('app_id', '=', appId)
       .executeTakeFirstOrThrow();
     return Number(row.bytes);

@@ -54,7 +54,11 @@ export class UploadFinisher {
         finished++;
         this.service.log.info('upload finished at start-up', { uploadId: row.id, videoId: row.videoId });
       } catch (error) {
-        this.service.log.error('upload could not be finished at start-up', { uploadId: row.id, videoId: row.videoId, error: String(error) });
+        this.service.log.error('upload could not be finished at start-up', {
+          uploadId: row.id,
+          videoId: row.videoId,
+          error: String(error),
+        });
       }
     }
     return finished;
@@ -70,7 +74,8 @@ export class UploadFinisher {
     if (!row) throw new ApiError('NOT_FOUND', 'the upload was replaced or removed');
     if (row.finishedAt !== null) return;
     const video = await this.service.stores.videos.get(row.videoId);
-    if (!video || video.status !== VideoStatus.NotUploaded) throw new ApiError('WRONG_STATE', 'the video is not waiting for an uploaded file');
+    if (!video || video.status !== VideoStatus.NotUploaded)
+      throw new ApiError('WRONG_STATE', 'the video is not waiting for an uploaded file');
     const upload = await this.files.store.getUpload(uploadId);
     if (upload.offset !== row.size) throw new ApiError('WRONG_STATE', 'the upload is not complete');
     const name = sourceFileName(row.fileName, row.fileType);

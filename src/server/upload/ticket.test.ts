@@ -60,7 +60,9 @@ describe('upload ticket', () => {
   });
 
   it('signed with the previous secret, passes until previousSecretUntil and not after', () => {
-    const rotated = createAppRegistry([{ ...app, appSecret: 'a-new-secret-0123456789', previousSecret: app.appSecret, previousSecretUntil: now + 1000 }]);
+    const rotated = createAppRegistry([
+      { ...app, appSecret: 'a-new-secret-0123456789', previousSecret: app.appSecret, previousSecretUntil: now + 1000 },
+    ]);
     const ticket = issueTicket(key, claims);
     expect(codeOf(() => verifyTicket(key, ticket, now + 999, rotated))).toBeUndefined();
     expect(codeOf(() => verifyTicket(key, ticket, now + 1000, rotated))).toBe('104');

@@ -108,7 +108,14 @@ export function verifyTicket(key: Buffer, ticket: string | null | undefined, now
   const app = apps.get(wire.app);
   if (!app) throw new ApiError('UNKNOWN_APP', 'the app is no longer registered');
   if (!acceptedSecrets(app, nowMs).some((secret) => sameTag(secretTag(key, secret), wire.sec))) {
-    throw new ApiError('BAD_TOKEN', 'the app\'s secret changed; reopen the upload widget');
+    throw new ApiError('BAD_TOKEN', "the app's secret changed; reopen the upload widget");
   }
-  return { appId: wire.app, videoId: wire.video, maxFileSize: wire.max, needHandleSpecial: wire.special === 1, expiresAt: wire.exp, signedWith: wire.sec };
+  return {
+    appId: wire.app,
+    videoId: wire.video,
+    maxFileSize: wire.max,
+    needHandleSpecial: wire.special === 1,
+    expiresAt: wire.exp,
+    signedWith: wire.sec,
+  };
 }

@@ -62,7 +62,8 @@ function checkCreationHeaders(headers: IncomingHttpHeaders, claims: TicketClaims
     throw new ApiError('INVALID_PARAMETER', 'Upload-Length is required; deferred length and concatenation are not accepted');
   }
   const length = header(headers, 'upload-length');
-  if (length === undefined || !/^\d{1,16}$/.test(length)) throw new ApiError('INVALID_PARAMETER', 'Upload-Length must be a whole number of bytes');
+  if (length === undefined || !/^\d{1,16}$/.test(length))
+    throw new ApiError('INVALID_PARAMETER', 'Upload-Length must be a whole number of bytes');
   const size = Number(length);
   if (size === 0) throw new ApiError('INVALID_PARAMETER', 'the file is empty');
   if (size > claims.maxFileSize) throw new ApiError('FILE_TOO_LARGE', `the limit is ${claims.maxFileSize} bytes`);
@@ -91,10 +92,11 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
   // bucket, a full disk) takes its row back instead of leaving a row without bytes.
   const created = new Map<string, string>();
   // A creation that stored bytes before failing (a body cut short) keeps its row, to be resumed.
-  const storeHolds = (uploadId: string) => store.getUpload(uploadId).then(
-    () => true,
-    () => false,
-  );
+  const storeHolds = (uploadId: string) =>
+    store.getUpload(uploadId).then(
+      () => true,
+      () => false,
+    );
 
   const tus = new Server({
     path: TUS_PATH,
@@ -152,7 +154,9 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
     onResponseError: (_req, error) => tusErrorReply(service.outages.answer(error) ?? error, service.log),
   });
   tus.on(EVENTS.POST_TERMINATE, (_req, _res, id) => {
-    rows.removeUnfinished(id).catch((error: unknown) => service.log.error('terminated upload row not removed', { uploadId: id, error: String(error) }));
+    rows
+      .removeUnfinished(id)
+      .catch((error: unknown) => service.log.error('terminated upload row not removed', { uploadId: id, error: String(error) }));
   });
   const { metrics } = service;
   // tus.handle as @tus/server writes it, but with its refusals sent as JSON (sendTusReply) and
@@ -207,7 +211,8 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
       const uploadId = uploadIdOf(url.pathname);
       const row = uploadId === undefined ? undefined : await rows.get(uploadId);
       if (!row) throw new ApiError('NOT_FOUND', 'no such upload');
-      if (row.videoId !== claims.videoId || row.appId !== claims.appId) throw new ApiError('NO_PERMISSION', 'the upload belongs to another video');
+      if (row.videoId !== claims.videoId || row.appId !== claims.appId)
+        throw new ApiError('NO_PERMISSION', 'the upload belongs to another video');
     }
     await passOn(req, res, appId);
   };

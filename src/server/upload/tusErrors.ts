@@ -19,7 +19,8 @@ function isTusError(value: unknown): value is TusErrorReply {
  * missing API parameter; a finished upload that cannot be removed is 107.
  */
 function kindOfTusRefusal(status: number, body: string): ErrorName {
-  if (status === 412 || body === TUS_ERRORS.MISSING_OFFSET.body || body === TUS_ERRORS.INVALID_CONTENT_TYPE.body) return 'MISSING_PARAMETER';
+  if (status === 412 || body === TUS_ERRORS.MISSING_OFFSET.body || body === TUS_ERRORS.INVALID_CONTENT_TYPE.body)
+    return 'MISSING_PARAMETER';
   if (body === TUS_ERRORS.INVALID_TERMINATION.body) return 'WRONG_STATE';
   if (status === 413) return 'FILE_TOO_LARGE';
   if (status === 404 || status === 410) return 'NOT_FOUND';

@@ -106,7 +106,12 @@ class BucketStore extends S3Store {
 
   constructor(target: Bucket) {
     const calls = new CallCache();
-    super({ s3ClientConfig: { ...s3ClientConfig(target.settings), bucket: target.name }, useTags: false, maxMultipartParts: 1000, cache: calls });
+    super({
+      s3ClientConfig: { ...s3ClientConfig(target.settings), bucket: target.name },
+      useTags: false,
+      maxMultipartParts: 1000,
+      cache: calls,
+    });
     this.target = target;
     this.calls = calls;
     useContentMd5ForDeleteObjects(this.client);

@@ -58,7 +58,11 @@ export async function createUploadService(service: ServiceContext): Promise<Uplo
   return {
     tusHandler: createTusEndpoint({ service, store, finisher, ticketKey, locker }),
     issueTicket({ appSecret, ...claims }) {
-      return issueTicket(ticketKey, { ...claims, signedWith: secretTag(ticketKey, appSecret), expiresAt: Math.floor(service.now() / 1000) + TICKET_LIFETIME_SECONDS });
+      return issueTicket(ticketKey, {
+        ...claims,
+        signedWith: secretTag(ticketKey, appSecret),
+        expiresAt: Math.floor(service.now() / 1000) + TICKET_LIFETIME_SECONDS,
+      });
     },
     verifyTicket: (ticket) => verifyTicket(ticketKey, ticket, service.now(), service.apps),
     async pendingUpload(videoId) {

@@ -75,7 +75,11 @@ export function errorPageLook(params: Params, acceptLanguage: string | undefined
  * (101, 106), the host origin (108), then the video: this app's (105), uploaded by the widget and
  * still waiting for its file (107).
  */
-export async function validatePageRequest(service: ServiceContext, params: Params, acceptLanguage: string | undefined): Promise<PageRequest> {
+export async function validatePageRequest(
+  service: ServiceContext,
+  params: Params,
+  acceptLanguage: string | undefined,
+): Promise<PageRequest> {
   const { app, secret } = authenticateWidget(service, params);
   await chargeRequest(service, app);
   const videoId = params.require('videoId');
@@ -87,11 +91,12 @@ export async function validatePageRequest(service: ServiceContext, params: Param
   const reported = params.require('origin');
   if (!isOrigin(reported)) throw new ApiError('INVALID_PARAMETER', 'origin must be an http(s) origin like https://example.com');
   const hostOrigin = trustedOrigin(app, reported);
-  if (!hostOrigin) throw new ApiError('NO_PERMISSION', 'the page is not on one of the app\'s allowedOrigins');
+  if (!hostOrigin) throw new ApiError('NO_PERMISSION', "the page is not on one of the app's allowedOrigins");
 
   const video = await service.stores.videos.get(videoId);
   if (!video || video.appId !== app.appId) throw new ApiError('UNKNOWN_VIDEO');
-  if (video.sourceGetType !== SourceFileGetType.Upload) throw new ApiError('WRONG_STATE', 'the video was registered for server-side download (SourceFileGetType 2)');
+  if (video.sourceGetType !== SourceFileGetType.Upload)
+    throw new ApiError('WRONG_STATE', 'the video was registered for server-side download (SourceFileGetType 2)');
   if (video.status !== VideoStatus.NotUploaded) throw new ApiError('WRONG_STATE', 'the video already has its file');
   return { ...options, app, secret, video, channel, hostOrigin };
 }

@@ -43,7 +43,7 @@ export function sendUploadPage(res: ServerResponse, boot: UploadPageBoot, public
     "style-src 'self'",
     "img-src 'self' data: blob:",
     // The preview's <video> reads the chosen file through an object URL.
-    "media-src blob:",
+    'media-src blob:',
     "font-src 'self' data:",
     `connect-src 'self' ${publicOrigin}`,
     "object-src 'none'",

@@ -36,8 +36,10 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
       const videoId = request.video.id;
       const resume = await uploads.pendingUpload(videoId);
       // pendingUpload finishes an upload that was complete but never finished: then there is nothing left to upload.
-      if ((await service.stores.videos.get(videoId))?.status !== VideoStatus.NotUploaded) throw new ApiError('WRONG_STATE', 'the video already has its file');
-      const maxFileSize = request.uploadType === 'silverlight' ? service.config.maxUploadBytesSilverlight : service.config.maxUploadBytesFlash;
+      if ((await service.stores.videos.get(videoId))?.status !== VideoStatus.NotUploaded)
+        throw new ApiError('WRONG_STATE', 'the video already has its file');
+      const maxFileSize =
+        request.uploadType === 'silverlight' ? service.config.maxUploadBytesSilverlight : service.config.maxUploadBytesFlash;
       const boot: UploadPageBoot = {
         videoId,
         channel: request.channel,
@@ -47,7 +49,13 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
         strings: request.strings,
         look: request.look,
         tusEndpoint: `${service.config.publicUrl}${TUS_PATH}/`,
-        ticket: uploads.issueTicket({ appId: request.app.appId, appSecret: request.secret, videoId, maxFileSize, needHandleSpecial: request.needHandleSepcial }),
+        ticket: uploads.issueTicket({
+          appId: request.app.appId,
+          appSecret: request.secret,
+          videoId,
+          maxFileSize,
+          needHandleSpecial: request.needHandleSepcial,
+        }),
         maxFileSize,
         uploadChunkBytes: service.config.uploadChunkBytes,
         resume,
@@ -59,7 +67,14 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
       const failure = service.outages.answer(error);
       if (!failure && !isApiError(error)) service.log.error('upload page failed', { error: String((error as Error)?.stack ?? error) });
       const shown = failure ?? (isApiError(error) ? error : new ApiError('INTERNAL'));
-      sendErrorPage(res, shown, notifyTarget(service, params), errorPageLook(params, req.headers['accept-language']), stylesOrNone(), requestId);
+      sendErrorPage(
+        res,
+        shown,
+        notifyTarget(service, params),
+        errorPageLook(params, req.headers['accept-language']),
+        stylesOrNone(),
+        requestId,
+      );
     }
   };
 }

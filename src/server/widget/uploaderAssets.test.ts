@@ -11,7 +11,12 @@ function writeManifest(dir: string, entryFile: string, at: Date): void {
   const path = join(dir, 'upload', '.vite', 'manifest.json');
   mkdirSync(join(dir, 'upload', '.vite'), { recursive: true });
   const manifest = {
-    'src/widget/uploader/main.tsx': { file: entryFile, isEntry: true, css: ['uploader-C55.css'], dynamicImports: ['src/widget/uploader/uploadCore.ts'] },
+    'src/widget/uploader/main.tsx': {
+      file: entryFile,
+      isEntry: true,
+      css: ['uploader-C55.css'],
+      dynamicImports: ['src/widget/uploader/uploadCore.ts'],
+    },
     'src/widget/uploader/uploadCore.ts': { file: 'uploadCore-T1.js', isDynamicEntry: true },
     'src/shared/i18n/locales/pt-BR.ts': { file: 'pt-BR-P7.js', src: 'src/shared/i18n/locales/pt-BR.ts', isDynamicEntry: true },
   };
@@ -20,7 +25,7 @@ function writeManifest(dir: string, entryFile: string, at: Date): void {
 }
 
 describe('uploaderAssetsReader', () => {
-  it('names the entry, its CSS and the languages\' chunks from the build manifest, and follows a rebuild', () => {
+  it("names the entry, its CSS and the languages' chunks from the build manifest, and follows a rebuild", () => {
     dist = mkdtempSync(join(tmpdir(), 'ovu-assets-'));
     writeManifest(dist, 'uploader-A1.js', new Date(2026, 0, 1));
     const assets = uploaderAssetsReader(dist);

@@ -37,7 +37,9 @@ export function uploaderAssetsReader(distDir: string): () => UploaderAssets {
       const chunks = Object.values(JSON.parse(readFileSync(path, 'utf8')) as Record<string, ManifestChunk>);
       const entry = chunks.find((chunk) => chunk.isEntry);
       if (!entry) throw new Error(`${path} names no entry: rebuild with \`npm run build\``);
-      const locales = Object.fromEntries(chunks.flatMap((chunk) => (LOCALE_SOURCE.exec(chunk.src ?? '') ? [[LOCALE_SOURCE.exec(chunk.src!)![1], chunk.file]] : [])));
+      const locales = Object.fromEntries(
+        chunks.flatMap((chunk) => (LOCALE_SOURCE.exec(chunk.src ?? '') ? [[LOCALE_SOURCE.exec(chunk.src!)![1], chunk.file]] : [])),
+      );
       cached = { mtimeMs, assets: { script: entry.file, styles: entry.css ?? [], locales } };
     }
     return cached.assets;

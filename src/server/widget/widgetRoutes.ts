@@ -27,13 +27,25 @@ export function widgetRoutes(service: ServiceContext, uploads: UploadService): R
     {
       method: 'GET',
       path: `${LOADER_PATH}/*`,
-      handler: staticDirectory(`${LOADER_PATH}/*`, join(dist, 'Scripts', 'UploadWidget'), { crossOrigin: true, missingHint: BUILD_HINT, cacheControl: SHORT_LIVED }),
+      handler: staticDirectory(`${LOADER_PATH}/*`, join(dist, 'Scripts', 'UploadWidget'), {
+        crossOrigin: true,
+        missingHint: BUILD_HINT,
+        cacheControl: SHORT_LIVED,
+      }),
     },
-    { method: 'GET', path: ERROR_SCRIPT_PATH, handler: staticFile(errorScript, { crossOrigin: false, missingHint: '', cacheControl: SHORT_LIVED }) },
+    {
+      method: 'GET',
+      path: ERROR_SCRIPT_PATH,
+      handler: staticFile(errorScript, { crossOrigin: false, missingHint: '', cacheControl: SHORT_LIVED }),
+    },
     {
       method: 'GET',
       path: `${ASSETS_PATH}/*`,
-      handler: staticDirectory(`${ASSETS_PATH}/*`, join(dist, 'upload'), { crossOrigin: false, missingHint: BUILD_HINT, cacheControl: IMMUTABLE }),
+      handler: staticDirectory(`${ASSETS_PATH}/*`, join(dist, 'upload'), {
+        crossOrigin: false,
+        missingHint: BUILD_HINT,
+        cacheControl: IMMUTABLE,
+      }),
     },
     { method: 'GET', path: UPLOAD_PAGE_PATH, handler: uploadPageHandler(service, uploads) },
     { method: 'GET', path: STATUS_PATH, handler: statusHandler(service, uploads) },

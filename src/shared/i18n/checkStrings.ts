@@ -25,7 +25,8 @@ export function decodeStrings(raw: string): { ok: true; strings: WidgetStrings }
   } catch {
     return problem(' must be an object of texts by key (JSON on the page address)');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return problem(` must be an object of texts by key, got ${describe(value)}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return problem(` must be an object of texts by key, got ${describe(value)}`);
   for (const [key, text] of Object.entries(value)) {
     if (!Object.hasOwn(ENGLISH, key)) return problem(`.${key} is not a text key (docs/widget.md lists them)`);
     if (typeof text !== 'string') return problem(`.${key} must be a string, got ${describe(text)}`);

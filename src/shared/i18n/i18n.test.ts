@@ -21,7 +21,8 @@ describe('every language', () => {
 
   it('is translated: no text but units, figures and words the languages share is the English one', () => {
     const shared = /^(unit\w+|ofTotal|speed)$/;
-    const same = (lang: (typeof WIDGET_LANGUAGES)[number]) => (KEYS as StringKey[]).filter((key) => !shared.test(key) && stringTable(lang)[key] === ENGLISH[key]);
+    const same = (lang: (typeof WIDGET_LANGUAGES)[number]) =>
+      (KEYS as StringKey[]).filter((key) => !shared.test(key) && stringTable(lang)[key] === ENGLISH[key]);
     expect(Object.fromEntries(WIDGET_LANGUAGES.filter((lang) => lang !== 'en').map((lang) => [lang, same(lang)]))).toEqual({
       'zh-CN': [],
       'zh-TW': [],
@@ -65,9 +66,12 @@ describe('languageOf', () => {
   ])('%s → %s', (tag, lang) => expect(languageOf(tag)).toBe(lang));
 });
 
-describe('the service\'s check of `strings`', () => {
+describe("the service's check of `strings`", () => {
   it('takes texts by key', () => {
-    expect(decodeStrings('{"choose":"Pick a clip","uploading":"Sending {name}"}')).toEqual({ ok: true, strings: { choose: 'Pick a clip', uploading: 'Sending {name}' } });
+    expect(decodeStrings('{"choose":"Pick a clip","uploading":"Sending {name}"}')).toEqual({
+      ok: true,
+      strings: { choose: 'Pick a clip', uploading: 'Sending {name}' },
+    });
   });
 
   it.each([
@@ -76,7 +80,10 @@ describe('the service\'s check of `strings`', () => {
     ['"choose"', 'strings must be an object of texts by key, got a string'],
     ['{"chose":"Pick"}', 'strings.chose is not a text key (docs/widget.md lists them)'],
     ['{"choose":7}', 'strings.choose must be a string, got a number'],
-    [`{"choose":"${'x'.repeat(MAX_STRING_LENGTH + 1)}"}`, `strings.choose must be at most ${MAX_STRING_LENGTH} characters, got ${MAX_STRING_LENGTH + 1}`],
+    [
+      `{"choose":"${'x'.repeat(MAX_STRING_LENGTH + 1)}"}`,
+      `strings.choose must be at most ${MAX_STRING_LENGTH} characters, got ${MAX_STRING_LENGTH + 1}`,
+    ],
     ['{"uploading":"Sending {nmae}"}', 'strings.uploading has the placeholder {nmae}; its placeholders are {name}'],
     ['{"choose":"Pick {name}"}', 'strings.choose has the placeholder {name}; its placeholders are none'],
   ])('refuses %s', (raw, detail) => {

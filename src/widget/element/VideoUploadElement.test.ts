@@ -21,11 +21,24 @@ const settle = () => new Promise((resolve) => setTimeout(resolve));
 describe('<video-upload>', () => {
   it('opens the uploader on a click on its button, with the options its kebab-case attributes give', () => {
     const page = fakePopup();
-    const node = element({ ...ATTRIBUTES, 'upload-type': 'silverlight', 'need-handle-sepcial': '', lang: 'zh-TW', 'accent-color': '#0f766e' });
+    const node = element({
+      ...ATTRIBUTES,
+      'upload-type': 'silverlight',
+      'need-handle-sepcial': '',
+      lang: 'zh-TW',
+      'accent-color': '#0f766e',
+    });
     expect(node.getAttribute('state')).toBe('idle');
     button(node).click();
     expect(page.open).toHaveBeenCalledOnce();
-    expect(Object.fromEntries(page.url().searchParams)).toMatchObject({ ...AUTH, uploadType: 'silverlight', needHandleSepcial: 'true', lang: 'zh-TW', accentColor: '#0f766e', form: 'popup' });
+    expect(Object.fromEntries(page.url().searchParams)).toMatchObject({
+      ...AUTH,
+      uploadType: 'silverlight',
+      needHandleSepcial: 'true',
+      lang: 'zh-TW',
+      accentColor: '#0f766e',
+      form: 'popup',
+    });
     expect([node.state, node.getAttribute('state'), button(node).disabled]).toEqual(['open', 'open', true]);
   });
 
@@ -85,7 +98,13 @@ describe('<video-upload>', () => {
     node.addEventListener('failure', (event) => failures.push(event.detail));
     node.open();
     await settle();
-    expect(failures).toEqual([expect.objectContaining({ reason: 'validation', code: '106', message: 'Invalid Parameter: needHandleSepcial must be true or false, got "yes"' })]);
+    expect(failures).toEqual([
+      expect.objectContaining({
+        reason: 'validation',
+        code: '106',
+        message: 'Invalid Parameter: needHandleSepcial must be true or false, got "yes"',
+      }),
+    ]);
     expect(node.state).toBe('failed');
   });
 

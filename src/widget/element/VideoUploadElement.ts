@@ -38,14 +38,23 @@ export interface VideoUploadElement extends HTMLElement {
   open(): UploadWidgetHandle;
   /** Closes the uploader, as its × does. */
   close(): void;
-  addEventListener<K extends keyof VideoUploadEventMap>(type: K, listener: (this: VideoUploadElement, event: VideoUploadEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener<K extends keyof VideoUploadEventMap>(
+    type: K,
+    listener: (this: VideoUploadElement, event: VideoUploadEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
-  removeEventListener<K extends keyof VideoUploadEventMap>(type: K, listener: (this: VideoUploadElement, event: VideoUploadEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
+  removeEventListener<K extends keyof VideoUploadEventMap>(
+    type: K,
+    listener: (this: VideoUploadElement, event: VideoUploadEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
 }
 
 /** The host's layout and the default label; the page styles the button with `::part(button)`. */
-const SHADOW = '<style>:host{display:inline-block}:host([hidden]){display:none}</style><button part="button" type="button"><slot>Upload video</slot></button>';
+const SHADOW =
+  '<style>:host{display:inline-block}:host([hidden]){display:none}</style><button part="button" type="button"><slot>Upload video</slot></button>';
 
 /**
  * The element's class, made on demand: `HTMLElement` does not exist on a server, so the class

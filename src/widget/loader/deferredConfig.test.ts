@@ -90,7 +90,9 @@ describe('openUpload with an async config', () => {
 
   it('still throws for programmer errors inside the click', () => {
     fakePopup();
-    expect(() => openUpload({ serviceUrl: SERVICE, config: () => Promise.resolve(SIGNED), onSuccess: 'yes' as never })).toThrow(/`onSuccess` must be a function/);
+    expect(() => openUpload({ serviceUrl: SERVICE, config: () => Promise.resolve(SIGNED), onSuccess: 'yes' as never })).toThrow(
+      /`onSuccess` must be a function/,
+    );
     expect(window.open).not.toHaveBeenCalled();
   });
 });

@@ -1,4 +1,12 @@
-import { languageOf, WIDGET_LANGUAGES, type SignedOptions, type UploadSuccessInfo, type UploadWidgetError, type UploadWidgetHandle, type WidgetLanguage } from '../../shared/widgetConfig';
+import {
+  languageOf,
+  WIDGET_LANGUAGES,
+  type SignedOptions,
+  type UploadSuccessInfo,
+  type UploadWidgetError,
+  type UploadWidgetHandle,
+  type WidgetLanguage,
+} from '../../shared/widgetConfig';
 import type { Container } from './container';
 import { emit, openWidget, type WidgetTarget } from './openUpload';
 import type { openOverlay } from './overlay';
@@ -25,7 +33,8 @@ type ModuleTarget = WidgetTarget & Opener & Required<Pick<WidgetTarget, 'texts'>
  */
 export function openDeferred(raw: Record<string, unknown>, target: ModuleTarget, win: Window = window): UploadWidgetHandle {
   const { config, ...given } = raw;
-  if (typeof config !== 'function') throw new TypeError('openUpload: `config` must be a function returning a promise of the signed options');
+  if (typeof config !== 'function')
+    throw new TypeError('openUpload: `config` must be a function returning a promise of the signed options');
   // Programmer errors (an unknown option, a handler that is not a function) throw here, as without `config`.
   const first = checkConfig({ ...given, ...PENDING }, target.form, target.overlayRules);
   const lang = WIDGET_LANGUAGES.includes(given.lang as never) ? (given.lang as WidgetLanguage) : languageOf(win.navigator.language);
@@ -56,7 +65,15 @@ export function openDeferred(raw: Record<string, unknown>, target: ModuleTarget,
   const layout = target.form === 'overlay' && first.ok ? first.config : undefined;
   const popup = target.form === 'popup' ? target.popup(win, '', () => onClose(true)) : null;
   const container: Container =
-    popup ?? target.overlay(win, layout?.isTop ?? true, layout ?? {}, texts, () => '', (now) => onClose(now));
+    popup ??
+    target.overlay(
+      win,
+      layout?.isTop ?? true,
+      layout ?? {},
+      texts,
+      () => '',
+      (now) => onClose(now),
+    );
   const page = container.page();
   if (page) page.document.body.textContent = preparing;
 

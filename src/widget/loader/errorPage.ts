@@ -15,13 +15,27 @@ const CSS = ':root{color-scheme:light dark;font:15px system-ui}';
  * nodes keep every echoed value inert. A new window's or iframe's first blank document always has
  * a head and a body (HTML: "populate with html/head/body").
  */
-export function writeErrorPage(doc: Document, code: string, message: string, { errorHeading: heading, adviceSetting: advice, lang, rtl }: LoaderTexts): void {
+export function writeErrorPage(
+  doc: Document,
+  code: string,
+  message: string,
+  { errorHeading: heading, adviceSetting: advice, lang, rtl }: LoaderTexts,
+): void {
   doc.title = heading;
   doc.documentElement.lang = lang;
   if (rtl) doc.documentElement.dir = 'rtl';
   doc.head.append(element(doc, 'style', {}, CSS));
   const line = `ErrorCode : ${code}, ErrorMessage : ${message}`;
   // Line breaks between the blocks, so a reader of textContent (not only innerText) finds the line on its own.
-  const main = element(doc, 'main', {}, element(doc, 'h1', {}, heading), '\n', element(doc, 'p', {}, line), '\n', element(doc, 'p', {}, advice));
+  const main = element(
+    doc,
+    'main',
+    {},
+    element(doc, 'h1', {}, heading),
+    '\n',
+    element(doc, 'p', {}, line),
+    '\n',
+    element(doc, 'p', {}, advice),
+  );
   doc.body.replaceChildren(main);
 }

@@ -13,7 +13,12 @@ export interface PageLink {
  * we opened, on this open's channel, and has a valid shape: another window or frame cannot fire a
  * callback.
  */
-export function linkToPage(container: Container, serviceOrigin: string, channel: string, onMessage: (message: PageMessage) => void): PageLink {
+export function linkToPage(
+  container: Container,
+  serviceOrigin: string,
+  channel: string,
+  onMessage: (message: PageMessage) => void,
+): PageLink {
   const listener = (event: MessageEvent) => {
     const page = container.page();
     if (page && event.origin === serviceOrigin && event.source === page && isPageMessage(event.data, channel)) onMessage(event.data);

@@ -66,7 +66,14 @@ describe('overlay form', () => {
     openWidget({ ...AUTH, uploadType: 'silverlight', lang: 'zh-CN' }, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     const { frame, query } = overlayParts();
     expect(frame.src.startsWith(`${SERVICE}${UPLOAD_PAGE_PATH}?`)).toBe(true);
-    expect(Object.fromEntries(query)).toMatchObject({ ...AUTH, uploadType: 'silverlight', needHandleSepcial: 'false', lang: 'zh-CN', origin: location.origin, form: 'overlay' });
+    expect(Object.fromEntries(query)).toMatchObject({
+      ...AUTH,
+      uploadType: 'silverlight',
+      needHandleSepcial: 'false',
+      lang: 'zh-CN',
+      origin: location.origin,
+      form: 'overlay',
+    });
     expect(query.get('channel')).toMatch(/^[0-9a-f]{32}$/);
     expect(shadowRoots[0]!.querySelector('[role="dialog"]')!.getAttribute('aria-modal')).toBe('true');
   });
@@ -101,7 +108,11 @@ describe('overlay form', () => {
 
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     expect(document.body.innerHTML).toBe(before);
-    expect(on.onFailure).toHaveBeenCalledExactlyOnceWith({ videoId: 'v-1', reason: 'closed', message: 'Closed before a file was uploaded.' });
+    expect(on.onFailure).toHaveBeenCalledExactlyOnceWith({
+      videoId: 'v-1',
+      reason: 'closed',
+      message: 'Closed before a file was uploaded.',
+    });
 
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     expect(on.onFailure).toHaveBeenCalledOnce();
@@ -227,7 +238,12 @@ describe('configuration errors the loader sees itself', () => {
     // A line of its own for readers of textContent too.
     expect(popup.document.body.textContent!.split('\n')).toContain('ErrorCode : 101, ErrorMessage : Missing Parameter: appId');
     await Promise.resolve();
-    expect(on.onFailure).toHaveBeenCalledExactlyOnceWith({ videoId: 'v-1', reason: 'validation', code: '101', message: 'Missing Parameter: appId' });
+    expect(on.onFailure).toHaveBeenCalledExactlyOnceWith({
+      videoId: 'v-1',
+      reason: 'validation',
+      code: '101',
+      message: 'Missing Parameter: appId',
+    });
   });
 
   it('speak the configured language, even when another option is wrong', async () => {
@@ -302,18 +318,32 @@ describe('events and done', () => {
     handle.close();
     const { rejected } = (await outcome(handle.done)) as { rejected: Error };
     expect(rejected).toBeInstanceOf(Error);
-    expect(rejected).toMatchObject({ name: 'UploadWidgetError', kind: 'closed', code: undefined, videoId: 'v-1', message: 'Closed before a file was uploaded.' });
+    expect(rejected).toMatchObject({
+      name: 'UploadWidgetError',
+      kind: 'closed',
+      code: undefined,
+      videoId: 'v-1',
+      message: 'Closed before a file was uploaded.',
+    });
   });
 
   it('done rejects with kind failure and the code at once when the service refuses the configuration', async () => {
     const { page, channel, handle } = openPopupWidget({});
-    fromPage(page, { type: 'failure', info: { videoId: 'v-1', reason: 'validation', code: '104', message: 'App SecretKey Error' } }, channel);
-    expect(await outcome(handle.done)).toEqual({ rejected: expect.objectContaining({ name: 'UploadWidgetError', kind: 'failure', code: '104', message: 'App SecretKey Error' }) });
+    fromPage(
+      page,
+      { type: 'failure', info: { videoId: 'v-1', reason: 'validation', code: '104', message: 'App SecretKey Error' } },
+      channel,
+    );
+    expect(await outcome(handle.done)).toEqual({
+      rejected: expect.objectContaining({ name: 'UploadWidgetError', kind: 'failure', code: '104', message: 'App SecretKey Error' }),
+    });
   });
 
   it('done rejects with kind failure and the code when the loader refuses the configuration', async () => {
     const { handle } = openPopupWidget({ appId: '' });
-    expect(await outcome(handle.done)).toEqual({ rejected: expect.objectContaining({ kind: 'failure', code: '101', message: 'Missing Parameter: appId' }) });
+    expect(await outcome(handle.done)).toEqual({
+      rejected: expect.objectContaining({ kind: 'failure', code: '101', message: 'Missing Parameter: appId' }),
+    });
   });
 
   it('done waits after a refused upload (another file may follow), and closing then rejects with that failure', async () => {

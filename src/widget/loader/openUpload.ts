@@ -83,7 +83,8 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   const closedMessage = () => texts?.closed ?? 'Closed before a file was uploaded.';
   const channel = randomChannel();
   // Empty without a valid configuration: the container stays blank for the loader's own error page.
-  const pageUrl = (host: Window, form: WidgetForm) => (config ? uploadPageUrl(target.serviceBase, config, RULES, channel, host.location.origin, form) : '');
+  const pageUrl = (host: Window, form: WidgetForm) =>
+    config ? uploadPageUrl(target.serviceBase, config, RULES, channel, host.location.origin, form) : '';
 
   let closed = false;
   let succeeded = false;
@@ -165,7 +166,10 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
       }
     });
     const doc = opened.page()?.document;
-    if (!check.ok && doc) void Promise.all([target.part('errorPage'), words]).then(([{ writeErrorPage }, shown]) => writeErrorPage(doc, check.problem.code, check.problem.message, shown));
+    if (!check.ok && doc)
+      void Promise.all([target.part('errorPage'), words]).then(([{ writeErrorPage }, shown]) =>
+        writeErrorPage(doc, check.problem.code, check.problem.message, shown),
+      );
   };
 
   // The popup form has no layout options: its fallback layer is centred and covers the reachable top.

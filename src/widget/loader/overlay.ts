@@ -84,7 +84,14 @@ export function openOverlay(
   end.onfocus = () => closeButton.focus();
   closeButton.onclick = () => onCloseRequest();
   // Right to left, the × sits at the top left (align-self: flex-end follows the direction).
-  const dialog = el('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': texts.dialog, dir: texts.rtl ? 'rtl' : 'ltr' }, start, closeButton, frame, end);
+  const dialog = el(
+    'div',
+    { role: 'dialog', 'aria-modal': 'true', 'aria-label': texts.dialog, dir: texts.rtl ? 'rtl' : 'ltr' },
+    start,
+    closeButton,
+    frame,
+    end,
+  );
   // Centred on an axis unless placed on it.
   dialog.style.cssText = `left:${layout.left ?? '50%'};top:${layout.top ?? '50%'};transform:translate(${layout.left ? 0 : '-50%'},${layout.top ? 0 : '-50%'})`;
   root.append(el('style', {}, CSS), dialog);

@@ -18,6 +18,11 @@ export function scriptOpenUpload<Config>(
   const serviceBase = src && new URL('../../', src).href.replace(/\/$/, '');
   return (config) => {
     if (!serviceBase) throw new Error(`openUpload: load ${fileName} with <script src="{service}/Scripts/UploadWidget/${fileName}">`);
-    return openWidget(config, { serviceBase, form, ...opener, part: (name) => import(/* @vite-ignore */ `${serviceBase}/Scripts/UploadWidget/${name}.js`) });
+    return openWidget(config, {
+      serviceBase,
+      form,
+      ...opener,
+      part: (name) => import(/* @vite-ignore */ `${serviceBase}/Scripts/UploadWidget/${name}.js`),
+    });
   };
 }

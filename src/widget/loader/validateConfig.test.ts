@@ -16,7 +16,9 @@ describe('checkConfig: programmer errors throw', () => {
   });
 
   it('names an unknown option, so a typo (needHandleSpecial) is not silently ignored', () => {
-    expect(() => checkConfig({ ...AUTH, needHandleSpecial: true }, 'popup')).toThrow(new TypeError('openUpload: unknown option `needHandleSpecial`'));
+    expect(() => checkConfig({ ...AUTH, needHandleSpecial: true }, 'popup')).toThrow(
+      new TypeError('openUpload: unknown option `needHandleSpecial`'),
+    );
   });
 
   it.each(['left', 'top', 'isTop'])('refuses the overlay option `%s` in the popup form', (key) => {
@@ -26,15 +28,26 @@ describe('checkConfig: programmer errors throw', () => {
   });
 
   it('refuses a handler that is not a function', () => {
-    expect(() => checkConfig({ ...AUTH, onSuccess: 'done()' }, 'overlay', OVERLAY_RULES)).toThrow(new TypeError('openUpload: `onSuccess` must be a function, got "done()"'));
+    expect(() => checkConfig({ ...AUTH, onSuccess: 'done()' }, 'overlay', OVERLAY_RULES)).toThrow(
+      new TypeError('openUpload: `onSuccess` must be a function, got "done()"'),
+    );
   });
 });
 
 describe('checkConfig: parameter problems become the error page', () => {
   it('refuses `strings` too long for the page address (the service checks the texts themselves)', () => {
     const check = checkConfig({ ...AUTH, strings: { title: '“'.repeat(1000) } }, 'popup');
-    expect(check).toMatchObject({ ok: false, problem: { code: '106', message: expect.stringMatching(/^Invalid Parameter: strings must be at most 8000 bytes as URL-encoded JSON, got /) } });
-    expect(checkConfig({ ...AUTH, strings: { title: 'Send a clip' } }, 'popup')).toMatchObject({ ok: true, config: { strings: { title: 'Send a clip' } } });
+    expect(check).toMatchObject({
+      ok: false,
+      problem: {
+        code: '106',
+        message: expect.stringMatching(/^Invalid Parameter: strings must be at most 8000 bytes as URL-encoded JSON, got /),
+      },
+    });
+    expect(checkConfig({ ...AUTH, strings: { title: 'Send a clip' } }, 'popup')).toMatchObject({
+      ok: true,
+      config: { strings: { title: 'Send a clip' } },
+    });
   });
 
   it.each([
@@ -44,7 +57,11 @@ describe('checkConfig: parameter problems become the error page', () => {
     [{ ...AUTH, timestamp: 1700000000 }, '106', 'Invalid Parameter: timestamp must be a string, got a number'],
     [{ ...AUTH, uploadType: 'html5' }, '106', 'Invalid Parameter: uploadType must be "flash" or "silverlight", got "html5"'],
     [{ ...AUTH, needHandleSepcial: 'true' }, '106', 'Invalid Parameter: needHandleSepcial must be true or false, got "true"'],
-    [{ ...AUTH, lang: 'it' }, '106', 'Invalid Parameter: lang must be "en" or "zh-CN" or "zh-TW" or "ja" or "ko" or "es" or "fr" or "de" or "pt-BR" or "ar", got "it"'],
+    [
+      { ...AUTH, lang: 'it' },
+      '106',
+      'Invalid Parameter: lang must be "en" or "zh-CN" or "zh-TW" or "ja" or "ko" or "es" or "fr" or "de" or "pt-BR" or "ar", got "it"',
+    ],
     // The look's values are the service's to check (test/widget.page.test.ts); the loader wants strings.
     [{ ...AUTH, theme: true }, '106', 'Invalid Parameter: theme must be a string, got a boolean'],
     [{ ...AUTH, accentColor: 0x2563eb }, '106', 'Invalid Parameter: accentColor must be a string, got a number'],
@@ -58,7 +75,10 @@ describe('checkConfig: parameter problems become the error page', () => {
   });
 
   it('reports the first problem in the order of the spec table', () => {
-    expect(checkConfig({ appId: 5, uploadType: 'x' }, 'popup')).toMatchObject({ ok: false, problem: { code: '106', message: 'Invalid Parameter: appId must be a string, got a number' } });
+    expect(checkConfig({ appId: 5, uploadType: 'x' }, 'popup')).toMatchObject({
+      ok: false,
+      problem: { code: '106', message: 'Invalid Parameter: appId must be a string, got a number' },
+    });
   });
 
   it('keeps the handlers and the videoId so the failure can be reported', () => {
@@ -78,8 +98,15 @@ describe('checkConfig: valid configurations', () => {
 
   it('takes every option of the overlay form', () => {
     const look = { theme: 'dark', accentColor: '#0f766e', radius: '4px' };
-    const check = checkConfig({ ...AUTH, uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', ...look, left: ' 10% ', top: '0', isTop: false }, 'overlay', OVERLAY_RULES);
-    expect(check).toMatchObject({ ok: true, config: { uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', ...look, left: '10%', top: '0', isTop: false } });
+    const check = checkConfig(
+      { ...AUTH, uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', ...look, left: ' 10% ', top: '0', isTop: false },
+      'overlay',
+      OVERLAY_RULES,
+    );
+    expect(check).toMatchObject({
+      ok: true,
+      config: { uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', ...look, left: '10%', top: '0', isTop: false },
+    });
   });
 
   it.each([
@@ -94,7 +121,7 @@ describe('checkConfig: valid configurations', () => {
   });
 });
 
-describe('the loader\'s rules', () => {
+describe("the loader's rules", () => {
   it('name exactly the shared page options, in their order (the first problem is the one the service reports)', () => {
     expect(Object.keys(RULES)).toEqual([...PAGE_OPTIONS]);
   });

@@ -45,7 +45,10 @@ export type ConfigCheck = {
 export type Rule = [valid: (value: unknown) => boolean, expected: string];
 
 const typeIs = (type: string) => (value: unknown) => typeof value === type;
-const oneOf = (values: readonly string[]): Rule => [(value) => values.includes(value as string), values.map((value) => `"${value}"`).join(' or ')];
+const oneOf = (values: readonly string[]): Rule => [
+  (value) => values.includes(value as string),
+  values.map((value) => `"${value}"`).join(' or '),
+];
 const STRING: Rule = [typeIs('string'), 'a string'];
 export const BOOLEAN: Rule = [typeIs('boolean'), 'true or false'];
 
@@ -122,7 +125,12 @@ export function checkConfig(raw: unknown, form: WidgetForm, overlayRules?: Overl
 
   const videoId = typeof options.videoId === 'string' ? options.videoId.trim() : '';
   // Codes and wording as the service's for the same failure (src/server/errors.ts, http/params.ts).
-  const problem = (code: ConfigProblem['code'], message: string): ConfigCheck => ({ ok: false, problem: { code, message }, handlers, videoId });
+  const problem = (code: ConfigProblem['code'], message: string): ConfigCheck => ({
+    ok: false,
+    problem: { code, message },
+    handlers,
+    videoId,
+  });
   const config: Record<string, unknown> = { ...DEFAULTS };
   // The overlay's options are checked last: the service never sees them.
   const rules = form === 'overlay' ? { ...RULES, ...overlayRules } : RULES;

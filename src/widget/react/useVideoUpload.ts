@@ -24,11 +24,14 @@ export function useVideoUpload(): VideoUpload {
   const current = useRef<UploadWidgetHandle | undefined>(undefined);
 
   // Set up again on every mount: React's StrictMode unmounts and mounts each component once more.
-  useEffect(() => () => {
-    const handle = current.current;
-    current.current = undefined;
-    handle?.close();
-  }, []);
+  useEffect(
+    () => () => {
+      const handle = current.current;
+      current.current = undefined;
+      handle?.close();
+    },
+    [],
+  );
 
   const open = useCallback((config: ModuleUploadConfig) => {
     const previous = current.current;

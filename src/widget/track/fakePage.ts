@@ -28,7 +28,9 @@ export function fakePopup() {
     url,
     say(message: WithoutEnvelope<PageMessage>) {
       const channel = url().searchParams.get('channel')!;
-      window.dispatchEvent(new MessageEvent('message', { data: pageMessage(channel, message), origin: SERVICE, source: popup as unknown as Window }));
+      window.dispatchEvent(
+        new MessageEvent('message', { data: pageMessage(channel, message), origin: SERVICE, source: popup as unknown as Window }),
+      );
     },
   };
 }

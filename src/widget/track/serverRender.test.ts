@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 describe('on a server', () => {
   it('the React wrapper renders its button without touching the browser', async () => {
     const { VideoUploadButton } = await import('../react/index');
-    const html = renderToString(createElement(VideoUploadButton, { options: { serviceUrl: 'http://service.test', appId: 'a', timestamp: '1', token: 't', videoId: 'v' } }));
+    const html = renderToString(
+      createElement(VideoUploadButton, {
+        options: { serviceUrl: 'http://service.test', appId: 'a', timestamp: '1', token: 't', videoId: 'v' },
+      }),
+    );
     expect(html).toBe('<button type="button" data-state="idle">Upload video</button>');
   });
 

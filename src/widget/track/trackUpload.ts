@@ -1,5 +1,11 @@
 import { openUpload } from '../index';
-import type { ModuleUploadConfig, UploadProgressInfo, UploadSuccessInfo, UploadWidgetError, UploadWidgetHandle } from '../../shared/widgetConfig';
+import type {
+  ModuleUploadConfig,
+  UploadProgressInfo,
+  UploadSuccessInfo,
+  UploadWidgetError,
+  UploadWidgetHandle,
+} from '../../shared/widgetConfig';
 
 /**
  * Where one open of the widget stands, as the React hook and the `<video-upload>` element both

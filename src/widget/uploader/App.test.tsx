@@ -49,8 +49,15 @@ function setup(
   const discard = vi.fn(async () => discardResult);
   const preview = vi.fn<typeof previewVideo>(async () => previewResult);
   // The service's answers after the upload, one per question; the last one repeats.
-  const processingStatus = vi.fn<(ticket: string) => Promise<number | undefined>>(async () => (statuses.length > 1 ? statuses.shift() : statuses[0]));
-  const uploads: { request: UploadRequest; listeners: UploadListeners; pause: ReturnType<typeof vi.fn>; resume: ReturnType<typeof vi.fn> }[] = [];
+  const processingStatus = vi.fn<(ticket: string) => Promise<number | undefined>>(async () =>
+    statuses.length > 1 ? statuses.shift() : statuses[0],
+  );
+  const uploads: {
+    request: UploadRequest;
+    listeners: UploadListeners;
+    pause: ReturnType<typeof vi.fn>;
+    resume: ReturnType<typeof vi.fn>;
+  }[] = [];
   const startUpload = vi.fn((request: UploadRequest, listeners: UploadListeners) => {
     const upload = { request, listeners, pause: vi.fn(), resume: vi.fn() };
     uploads.push(upload);
@@ -121,10 +128,18 @@ describe('uploader: idle', () => {
 
   it('starts the upload when a file is dropped', async () => {
     const { upload } = setup();
-    fireEvent.drop(screen.getByRole('group', { name: 'Drop a video file here' }), { dataTransfer: { files: [video('dropped.webm', 10, 'video/webm')] } });
+    fireEvent.drop(screen.getByRole('group', { name: 'Drop a video file here' }), {
+      dataTransfer: { files: [video('dropped.webm', 10, 'video/webm')] },
+    });
     const { request } = await upload();
     expect(request.file.name).toBe('dropped.webm');
-    expect(request).toMatchObject({ videoId: 'video-1', ticket: 'ticket-1', endpoint: BOOT.tusEndpoint, fingerprint: 'print-of-dropped.webm', resume: null });
+    expect(request).toMatchObject({
+      videoId: 'video-1',
+      ticket: 'ticket-1',
+      endpoint: BOOT.tusEndpoint,
+      fingerprint: 'print-of-dropped.webm',
+      resume: null,
+    });
   });
 });
 
@@ -135,7 +150,10 @@ describe('uploader: a file refused before any byte is sent', () => {
     choose(new File(['just some notes, renamed\n'.repeat(40)], 'fake.mp4', { type: 'video/mp4' }));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(text));
     expect(startUpload).not.toHaveBeenCalled();
-    expect(posted).toContainEqual({ type: 'failure', info: expect.objectContaining({ reason: 'rejected', fileName: 'fake.mp4', message: text }) });
+    expect(posted).toContainEqual({
+      type: 'failure',
+      info: expect.objectContaining({ reason: 'rejected', fileName: 'fake.mp4', message: text }),
+    });
     expect(screen.getByRole('button', { name: 'Choose a video file' })).toBeTruthy();
   });
 });
@@ -174,7 +192,13 @@ describe('uploader: uploading', () => {
   });
 
   it('discards the stored upload only after asking, and then offers nothing to resume', async () => {
-    const resume = { uploadUrl: 'http://service.test/UploadWidget/tus/abc', offset: 600, size: 1000, fileName: 'clip.mp4', fingerprint: 'print-of-clip.mp4' };
+    const resume = {
+      uploadUrl: 'http://service.test/UploadWidget/tus/abc',
+      offset: 600,
+      size: 1000,
+      fileName: 'clip.mp4',
+      fingerprint: 'print-of-clip.mp4',
+    };
     const { discard } = setup({ resume });
     fireEvent.click(screen.getByRole('button', { name: 'Discard upload' }));
     expect(screen.getByRole('alertdialog').textContent).toContain('Discard the 60% of “clip.mp4” the server holds?');
@@ -260,10 +284,19 @@ describe('uploader: outcomes', () => {
     await act(() => running.listeners.onNetworkError(300));
     expect(screen.getByRole('alert').textContent).toBe('The connection to the server failed. Try again to continue from where it stopped.');
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('30');
-    expect(screen.getByRole('status').textContent).toBe('Connection lost: “clip.mp4”. The upload continues by itself when the connection is back.');
+    expect(screen.getByRole('status').textContent).toBe(
+      'Connection lost: “clip.mp4”. The upload continues by itself when the connection is back.',
+    );
     expect(posted).toContainEqual({
       type: 'error',
-      info: { videoId: 'video-1', reason: 'network', message: expect.any(String), fileName: 'clip.mp4', fileSize: 1000, bytesUploaded: 300 },
+      info: {
+        videoId: 'video-1',
+        reason: 'network',
+        message: expect.any(String),
+        fileName: 'clip.mp4',
+        fileSize: 1000,
+        bytesUploaded: 300,
+      },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(running.resume).toHaveBeenCalledOnce();
@@ -292,19 +325,28 @@ describe('uploader: outcomes', () => {
     await waitFor(() => expect(running.resume).toHaveBeenCalledOnce());
   });
 
-  it('says the site reached its limit for now, and reports the failure with code 116 and the refused request\'s id', async () => {
+  it("says the site reached its limit for now, and reports the failure with code 116 and the refused request's id", async () => {
     const { upload, posted } = setup();
     choose(video());
     const running = await upload();
     await act(() => running.listeners.onRefused('116', 'req-429'));
     const text = 'This site has reached its limit of uploads for now. Wait a minute, then try again (code 116).';
     expect(screen.getByRole('alert').textContent).toBe(text);
-    expect(posted).toContainEqual({ type: 'failure', info: expect.objectContaining({ reason: 'server', code: '116', message: text, requestId: 'req-429' }) });
+    expect(posted).toContainEqual({
+      type: 'failure',
+      info: expect.objectContaining({ reason: 'server', code: '116', message: text, requestId: 'req-429' }),
+    });
   });
 });
 
 describe('uploader: resume from the service state', () => {
-  const resume = { uploadUrl: 'http://service.test/UploadWidget/tus/abc', offset: 600, size: 1000, fileName: 'clip.mp4', fingerprint: 'print-of-clip.mp4' };
+  const resume = {
+    uploadUrl: 'http://service.test/UploadWidget/tus/abc',
+    offset: 600,
+    size: 1000,
+    fileName: 'clip.mp4',
+    fingerprint: 'print-of-clip.mp4',
+  };
 
   it('continues the earlier upload when the same file is chosen', async () => {
     const { upload } = setup({ resume });
@@ -313,7 +355,6 @@ describe('uploader: resume from the service state', () => {
     expect((await upload()).request.resume).toEqual(resume);
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('60');
   });
-
 });
 
 describe('uploader: language', () => {
@@ -332,7 +373,13 @@ describe('uploader: language', () => {
 });
 
 describe('uploader: the kept file handle (popup form)', () => {
-  const resume = { uploadUrl: 'http://service.test/UploadWidget/tus/abc', offset: 600, size: 1000, fileName: 'clip.mp4', fingerprint: 'print-of-clip.mp4' };
+  const resume = {
+    uploadUrl: 'http://service.test/UploadWidget/tus/abc',
+    offset: 600,
+    size: 1000,
+    fileName: 'clip.mp4',
+    fingerprint: 'print-of-clip.mp4',
+  };
   /** A handle store double: `kept` is what IndexedDB holds; `file` what the handle opens (undefined: permission refused). */
   function handleStore(kept: FileHandle | undefined, file: File | undefined) {
     return {
@@ -366,7 +413,9 @@ describe('uploader: the kept file handle (popup form)', () => {
     const handles = handleStore(undefined, undefined);
     const { upload } = setup({ form: 'popup' }, { handles });
     const item = { getAsFileSystemHandle: async () => Object.assign(picked, { kind: 'file' }) };
-    fireEvent.drop(screen.getByRole('group', { name: 'Drop a video file here' }), { dataTransfer: { files: [video('clip.mp4', 1000)], items: [item] } });
+    fireEvent.drop(screen.getByRole('group', { name: 'Drop a video file here' }), {
+      dataTransfer: { files: [video('clip.mp4', 1000)], items: [item] },
+    });
     const running = await upload();
     expect(handles.save).toHaveBeenCalledWith('video-1', picked);
     await act(() => running.listeners.onSuccess());
@@ -375,7 +424,8 @@ describe('uploader: the kept file handle (popup form)', () => {
 });
 
 describe('uploader: events for the host page', () => {
-  const ofType = (posted: WithoutEnvelope<PageMessage>[], ...types: PageMessage['type'][]) => posted.filter((message) => types.includes(message.type));
+  const ofType = (posted: WithoutEnvelope<PageMessage>[], ...types: PageMessage['type'][]) =>
+    posted.filter((message) => types.includes(message.type));
 
   it('reports progress at most every 100 ms with the latest figure, then the last one and finishing', async () => {
     const { upload, posted } = setup();
@@ -401,7 +451,6 @@ describe('uploader: events for the host page', () => {
     await act(() => running.listeners.onProgress(1000, 1000));
     expect(posted).toHaveLength(before);
   });
-
 });
 
 describe('uploader: after the upload', () => {
@@ -415,13 +464,18 @@ describe('uploader: after the upload', () => {
     const asked = processingStatus.mock.calls.length;
     await new Promise((wait) => setTimeout(wait, 50));
     expect(processingStatus.mock.calls.length).toBe(asked);
-    expect(posted.filter((message) => message.type === 'processed')).toEqual([{ type: 'processed', info: { videoId: 'video-1', status: 7 } }]);
+    expect(posted.filter((message) => message.type === 'processed')).toEqual([
+      { type: 'processed', info: { videoId: 'video-1', status: 7 } },
+    ]);
   });
 });
 
 describe('uploader: preview', () => {
   it('shows a poster frame, the duration and the resolution of the chosen file while it uploads', async () => {
-    const { upload, preview } = setup({}, { previewResult: { kind: 'ready', poster: 'data:image/jpeg;base64,AA==', duration: 12.04, width: 1280, height: 720 } });
+    const { upload, preview } = setup(
+      {},
+      { previewResult: { kind: 'ready', poster: 'data:image/jpeg;base64,AA==', duration: 12.04, width: 1280, height: 720 } },
+    );
     choose(video('clip.mp4'));
     await upload();
     const poster = await screen.findByRole('img', { name: 'A frame of “clip.mp4”' });
@@ -440,7 +494,7 @@ describe('uploader: preview', () => {
   });
 });
 
-describe('uploader: the host\'s look', () => {
+describe("uploader: the host's look", () => {
   it('puts the theme and accent on the page before it paints', () => {
     setup({ look: { theme: 'dark', accentColor: '#0f766e' } });
     expect(document.documentElement.dataset.theme).toBe('dark');

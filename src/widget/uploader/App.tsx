@@ -45,10 +45,35 @@ export interface AppProps {
 const performanceNow = () => performance.now();
 
 /** The uploader's layout: the state machine (useUploadMachine) decides, this only shows it and sends events. */
-export function App({ boot, strings, host, startUpload, fingerprint, now = performanceNow, autoRetryMs = 10_000, discard = discardUpload, preview, processingStatus = fetchProcessingStatus, statusPollMs = 5000, handles: givenHandles }: AppProps) {
+export function App({
+  boot,
+  strings,
+  host,
+  startUpload,
+  fingerprint,
+  now = performanceNow,
+  autoRetryMs = 10_000,
+  discard = discardUpload,
+  preview,
+  processingStatus = fetchProcessingStatus,
+  statusPollMs = 5000,
+  handles: givenHandles,
+}: AppProps) {
   // The overlay's iframe is third-party: its storage is partitioned or refused, so only the popup keeps handles.
   const handles = useMemo(() => givenHandles ?? (boot.form === 'popup' ? browserHandleStore() : undefined), [givenHandles, boot.form]);
-  const { model, send, setup, meter } = useUploadMachine({ boot, strings, host, startUpload, fingerprint, now, autoRetryMs, discard, processingStatus, statusPollMs, handles });
+  const { model, send, setup, meter } = useUploadMachine({
+    boot,
+    strings,
+    host,
+    startUpload,
+    fingerprint,
+    now,
+    autoRetryMs,
+    discard,
+    processingStatus,
+    statusPollMs,
+    handles,
+  });
   // The service picks the language: the config's `lang`, else the browser's (Accept-Language).
   const t = setup.texts;
   const { state } = model;
@@ -70,14 +95,31 @@ export function App({ boot, strings, host, startUpload, fingerprint, now = perfo
     <main class="uploader" lang={boot.lang}>
       <h1>{t.title}</h1>
       {isPicking(state) && !asking && (
-        <ChoosePanel texts={t} maxFileSize={boot.maxFileSize} stored={model.stored} keptHandle={model.keptHandle} keepsHandles={!!handles} primary={primary} send={send} />
+        <ChoosePanel
+          texts={t}
+          maxFileSize={boot.maxFileSize}
+          stored={model.stored}
+          keptHandle={model.keptHandle}
+          keepsHandles={!!handles}
+          primary={primary}
+          send={send}
+        />
       )}
-      {words && <AskPanel {...words} safeRef={safeAnswer} onSafe={() => send({ type: 'answerSafe' })} onRisky={() => send({ type: 'answerRisky' })} />}
+      {words && (
+        <AskPanel
+          {...words}
+          safeRef={safeAnswer}
+          onSafe={() => send({ type: 'answerSafe' })}
+          onRisky={() => send({ type: 'answerRisky' })}
+        />
+      )}
       <p role="status" class={state.kind === 'done' ? 'status done' : 'status'}>
         {statusLine(state, t)}
       </p>
       {'file' in state && <Preview file={state.file} texts={t} preview={preview} />}
-      {isSending(state) && <SendingPanel texts={t} state={state} estimate={meter.estimate(state.file.size)} asking={!!asking} primary={primary} send={send} />}
+      {isSending(state) && (
+        <SendingPanel texts={t} state={state} estimate={meter.estimate(state.file.size)} asking={!!asking} primary={primary} send={send} />
+      )}
       {state.kind === 'done' && <DonePanel texts={t} videoStatus={model.videoStatus} primary={primary} send={send} />}
       <p role="alert" class={model.notice?.tone === 'error' ? 'notice error' : 'notice'}>
         {model.notice?.text}

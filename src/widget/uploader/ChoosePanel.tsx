@@ -40,7 +40,9 @@ export function ChoosePanel({ texts: t, maxFileSize, stored, keptHandle, keepsHa
         texts={t}
         onFile={(file) => send({ type: 'choose', file })}
         buttonRef={keptHandle ? undefined : primary}
-        onDroppedHandle={keepsHandles ? (file, handle) => void handle.then((found) => send({ type: 'choose', file, handle: found })) : undefined}
+        onDroppedHandle={
+          keepsHandles ? (file, handle) => void handle.then((found) => send({ type: 'choose', file, handle: found })) : undefined
+        }
       />
       <p class="hint">{t.limit(formatBytes(maxFileSize, t))}</p>
     </>

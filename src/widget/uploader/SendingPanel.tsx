@@ -22,7 +22,13 @@ export function SendingPanel({ texts: t, state, estimate, asking, primary, send 
   const waiting = state.kind === 'offline' || state.kind === 'retrying';
   return (
     <>
-      <ProgressPanel texts={t} fileName={state.file.name} sent={state.sent} total={state.file.size} estimate={isMoving(state) ? estimate : null} />
+      <ProgressPanel
+        texts={t}
+        fileName={state.file.name}
+        sent={state.sent}
+        total={state.file.size}
+        estimate={isMoving(state) ? estimate : null}
+      />
       <div class="actions" hidden={asking}>
         {isMoving(state) && (
           <button type="button" ref={primary} onClick={() => send({ type: 'pause' })}>

@@ -3,8 +3,30 @@
  * and .flv, and some systems say application/octet-stream.
  */
 const VIDEO_EXTENSIONS = new Set([
-  '3g2', '3gp', 'asf', 'avi', 'divx', 'dv', 'f4v', 'flv', 'm2ts', 'm4v', 'mkv', 'mov', 'mp4',
-  'mpeg', 'mpg', 'mts', 'mxf', 'ogv', 'rm', 'rmvb', 'ts', 'vob', 'webm', 'wmv',
+  '3g2',
+  '3gp',
+  'asf',
+  'avi',
+  'divx',
+  'dv',
+  'f4v',
+  'flv',
+  'm2ts',
+  'm4v',
+  'mkv',
+  'mov',
+  'mp4',
+  'mpeg',
+  'mpg',
+  'mts',
+  'mxf',
+  'ogv',
+  'rm',
+  'rmvb',
+  'ts',
+  'vob',
+  'webm',
+  'wmv',
 ]);
 
 /** For the file input: a hint to the browser's file dialog, not a check. */

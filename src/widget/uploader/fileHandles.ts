@@ -61,7 +61,9 @@ const quietly = async <T>(work: () => Promise<T>): Promise<T | undefined> => {
 export function droppedHandle(transfer: DataTransfer | null): Promise<FileHandle | undefined> {
   const item = transfer?.items?.[0] as (DataTransferItem & { getAsFileSystemHandle?(): Promise<FileSystemHandle | null> }) | undefined;
   const pending = item?.getAsFileSystemHandle?.();
-  return pending ? pending.then((handle) => (handle?.kind === 'file' ? (handle as FileHandle) : undefined)).catch(() => undefined) : Promise.resolve(undefined);
+  return pending
+    ? pending.then((handle) => (handle?.kind === 'file' ? (handle as FileHandle) : undefined)).catch(() => undefined)
+    : Promise.resolve(undefined);
 }
 
 export function browserHandleStore(): HandleStore {

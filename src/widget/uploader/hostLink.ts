@@ -20,7 +20,8 @@ export function connectToHost(boot: Pick<UploadPageBoot, 'form' | 'channel' | 'h
     },
     onHost(listener) {
       const onMessage = (event: MessageEvent) => {
-        if (target && event.source === target && event.origin === boot.hostOrigin && isHostMessage(event.data, boot.channel)) listener(event.data.type);
+        if (target && event.source === target && event.origin === boot.hostOrigin && isHostMessage(event.data, boot.channel))
+          listener(event.data.type);
       };
       win.addEventListener('message', onMessage);
       return () => win.removeEventListener('message', onMessage);

@@ -63,7 +63,10 @@ export interface Texts {
 
 /** The texts of the table the service put in the page (its language, the `strings` option applied). */
 export function textsFor(table: StringTable): Texts {
-  const t = (key: keyof StringTable) => (values: Record<string, string> = {}) => fillIn(table[key], values);
+  const t =
+    (key: keyof StringTable) =>
+    (values: Record<string, string> = {}) =>
+      fillIn(table[key], values);
   return {
     title: table.title,
     choose: table.choose,
@@ -91,7 +94,8 @@ export function textsFor(table: StringTable): Texts {
     unreadable: (name) => t('unreadable')({ name }),
     tooLarge: (name, max) => t('tooLarge')({ name, max }),
     networkError: table.networkError,
-    serverRefused: (code) => (code === TOO_MANY_REQUESTS ? t('tooManyUploads')({ code }) : code ? t('serverRefused')({ code }) : table.serverRefusedNoCode),
+    serverRefused: (code) =>
+      code === TOO_MANY_REQUESTS ? t('tooManyUploads')({ code }) : code ? t('serverRefused')({ code }) : table.serverRefusedNoCode,
     success: (name) => t('success')({ name }),
     processingNext: table.processingNext,
     close: table.close,

@@ -55,7 +55,7 @@ describe('applyLook', () => {
     expect(root.style.getPropertyValue('--radius')).toBe('2px');
   });
 
-  it('leaves the uploader\'s own accent and radius alone when the host gives none', () => {
+  it("leaves the uploader's own accent and radius alone when the host gives none", () => {
     const root = document.createElement('html');
     applyLook(root, { theme: 'dark' });
     expect(root.getAttribute('style')).toBeNull();

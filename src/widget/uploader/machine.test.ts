@@ -22,7 +22,13 @@ import { DIAGRAM_MARKERS, stateDiagram } from './stateDiagram';
 const SETUP: MachineSetup = { videoId: 'video-1', maxFileSize: 2 * 1024 ** 3, texts: textsFor(stringTable('en', {})) };
 const file = (name = 'clip.mp4', size = 1000, type = 'video/mp4'): FileLike => ({ name, size, type });
 const CLIP = file();
-const STORED: ResumeState = { uploadUrl: 'http://service.test/UploadWidget/tus/u-1', offset: 400, size: 1000, fileName: 'clip.mp4', fingerprint: 'print-of-clip.mp4' };
+const STORED: ResumeState = {
+  uploadUrl: 'http://service.test/UploadWidget/tus/u-1',
+  offset: 400,
+  size: 1000,
+  fileName: 'clip.mp4',
+  fingerprint: 'print-of-clip.mp4',
+};
 const HANDLE: HandleLike = { name: 'clip.mp4' };
 const INFO = { videoId: 'video-1', fileName: 'clip.mp4', fileSize: 1000 };
 
@@ -44,7 +50,8 @@ function run(model: Model, ...events: LiveEvent[]): { model: Model; effects: Eff
 }
 
 const posts = (effects: Effect[]) => effects.flatMap((effect) => (effect.type === 'post' ? [effect.message] : []));
-const ofType = <T extends Effect['type']>(effects: Effect[], type: T) => effects.filter((effect): effect is Extract<Effect, { type: T }> => effect.type === type);
+const ofType = <T extends Effect['type']>(effects: Effect[], type: T) =>
+  effects.filter((effect): effect is Extract<Effect, { type: T }> => effect.type === type);
 
 // Events of the running attempt, as the transport and the checks send them.
 const checked =
@@ -63,7 +70,8 @@ const networkError =
 
 const idle = (stored: ResumeState | null = null) => initialModel<FileLike, HandleLike>(stored);
 /** A file chosen, checked and on its way: state `uploading`. */
-const uploading = (stored: ResumeState | null = null, chosen = CLIP) => run(idle(stored), { type: 'choose', file: chosen }, checked(`print-of-${chosen.name}`)).model;
+const uploading = (stored: ResumeState | null = null, chosen = CLIP) =>
+  run(idle(stored), { type: 'choose', file: chosen }, checked(`print-of-${chosen.name}`)).model;
 
 describe('machine: choosing a file', () => {
   it.each([
@@ -74,18 +82,32 @@ describe('machine: choosing a file', () => {
     const { model, effects } = run(idle(), { type: 'choose', file: chosen });
     expect(model.state.kind).toBe('failed');
     expect(model.notice).toEqual({ tone: 'error', text });
-    expect(effects).toEqual([{ type: 'post', message: { type: 'failure', info: { videoId: 'video-1', reason: 'rejected', message: text, fileName: chosen.name, fileSize: chosen.size } } }]);
+    expect(effects).toEqual([
+      {
+        type: 'post',
+        message: {
+          type: 'failure',
+          info: { videoId: 'video-1', reason: 'rejected', message: text, fileName: chosen.name, fileSize: chosen.size },
+        },
+      },
+    ]);
   });
 
   it.each([
     ['notVideoContent', '“fake.mp4” does not contain a video in any format we know, whatever its name says. Choose a video file.'],
     ['unreadable', '“fake.mp4” could not be read. Choose it again or another file.'],
   ] as const)('refuses a file whose content check says %s, and starts nothing', (refusal, text) => {
-    const { model, effects } = run(idle(), { type: 'choose', file: file('fake.mp4') }, (m) => ({ type: 'checkFailed', attempt: m.attempt, refusal }));
+    const { model, effects } = run(idle(), { type: 'choose', file: file('fake.mp4') }, (m) => ({
+      type: 'checkFailed',
+      attempt: m.attempt,
+      refusal,
+    }));
     expect(model.state.kind).toBe('failed');
     expect(model.notice?.text).toBe(text);
     expect(ofType(effects, 'start')).toEqual([]);
-    expect(posts(effects)).toEqual([{ type: 'failure', info: expect.objectContaining({ reason: 'rejected', fileName: 'fake.mp4', message: text }) }]);
+    expect(posts(effects)).toEqual([
+      { type: 'failure', info: expect.objectContaining({ reason: 'rejected', fileName: 'fake.mp4', message: text }) },
+    ]);
   });
 
   it('accepts a known video extension when the browser gives no type, and checks its content', () => {
@@ -105,7 +127,7 @@ describe('machine: choosing a file', () => {
     ]);
   });
 
-  it('continues the service\'s upload when the same file is chosen, from its offset', () => {
+  it("continues the service's upload when the same file is chosen, from its offset", () => {
     const { model, effects } = run(idle(STORED), { type: 'choose', file: CLIP }, checked());
     expect(model.state).toMatchObject({ kind: 'uploading', sent: 400 });
     expect(ofType(effects, 'start')[0]?.resume).toBe(STORED);
@@ -125,7 +147,9 @@ describe('machine: choosing a file', () => {
   });
 
   it('starts afresh over the stored bytes only when told to', () => {
-    const { model, effects } = run(idle(STORED), { type: 'choose', file: file('other.mp4') }, checked('print-of-other.mp4'), { type: 'answerRisky' });
+    const { model, effects } = run(idle(STORED), { type: 'choose', file: file('other.mp4') }, checked('print-of-other.mp4'), {
+      type: 'answerRisky',
+    });
     expect(model).toMatchObject({ question: null, state: { kind: 'uploading', sent: 0 } });
     expect(ofType(effects, 'start')[0]).toMatchObject({ file: file('other.mp4'), resume: null });
   });
@@ -198,7 +222,10 @@ describe('machine: sending', () => {
   it('cancels back to the file choice, drops the transport, and ignores what it still reports', () => {
     const before = uploading();
     const { model, effects } = run(before, { type: 'cancel' });
-    expect(model).toMatchObject({ state: { kind: 'cancelled' }, notice: { tone: 'info', text: 'Upload canceled. Choose the same file to continue, or another one.' } });
+    expect(model).toMatchObject({
+      state: { kind: 'cancelled' },
+      notice: { tone: 'info', text: 'Upload canceled. Choose the same file to continue, or another one.' },
+    });
     expect(effects).toEqual([{ type: 'stopTransport' }, { type: 'post', message: { type: 'uploading', busy: false } }]);
     for (const late of [succeeded, progress(900), refused('107'), networkError(300)]) expect(run(model, late(before)).model).toBe(model);
   });
@@ -249,7 +276,10 @@ describe('machine: outcomes', () => {
 
   it('passes the id of the refused request on to the host, for its operator', () => {
     const { effects } = run(uploading(), refused('116', 'req-429'));
-    expect(posts(effects)).toContainEqual({ type: 'failure', info: expect.objectContaining({ reason: 'server', code: '116', requestId: 'req-429' }) });
+    expect(posts(effects)).toContainEqual({
+      type: 'failure',
+      info: expect.objectContaining({ reason: 'server', code: '116', requestId: 'req-429' }),
+    });
   });
 
   it.each([
@@ -269,7 +299,11 @@ describe('machine: outcomes', () => {
     const during = run(uploading(), networkError(300), { type: 'resume' }, networkError(300, false));
     expect(during.model.notice).not.toBeNull();
     expect(posts(during.effects).filter((message) => message.type === 'error')).toHaveLength(1);
-    expect(posts(during.effects).flatMap((message) => (message.type === 'state' ? [message.info.state] : []))).toEqual(['retrying', 'resumed', 'offline']);
+    expect(posts(during.effects).flatMap((message) => (message.type === 'state' ? [message.info.state] : []))).toEqual([
+      'retrying',
+      'resumed',
+      'offline',
+    ]);
     const after = run(during.model, { type: 'resume' }, progress(500), networkError(500));
     expect(after.model.notice).not.toBeNull();
     expect(posts(after.effects).filter((message) => message.type === 'error')).toHaveLength(1);
@@ -294,7 +328,10 @@ describe('machine: outcomes', () => {
       effects.push(...step.effects);
     }
     expect(model.videoStatus).toBe(final);
-    expect(effects).toEqual([{ type: 'askProcessing', when: 'later' }, { type: 'post', message: { type: 'processed', info: { videoId: 'video-1', status: final } } }]);
+    expect(effects).toEqual([
+      { type: 'askProcessing', when: 'later' },
+      { type: 'post', message: { type: 'processed', info: { videoId: 'video-1', status: final } } },
+    ]);
   });
 
   it('keeps the last known status when the service cannot say', () => {
@@ -311,16 +348,24 @@ describe('machine: the stored upload and the kept handle', () => {
     const sent = run(asked.model, { type: 'answerRisky' });
     expect(sent.effects).toEqual([{ type: 'discard', uploadUrl: STORED.uploadUrl }]);
     const { model, effects } = run(sent.model, { type: 'discarded', ok: true });
-    expect(model).toMatchObject({ stored: null, keptHandle: undefined, question: null, notice: { tone: 'info', text: 'The earlier upload was discarded.' } });
+    expect(model).toMatchObject({
+      stored: null,
+      keptHandle: undefined,
+      question: null,
+      notice: { tone: 'info', text: 'The earlier upload was discarded.' },
+    });
     expect(effects).toEqual([{ type: 'forgetHandle' }]);
   });
 
   it('keeps the stored upload when the service could not discard it', () => {
     const { model } = run(idle(STORED), { type: 'askDiscard' }, { type: 'answerRisky' }, { type: 'discarded', ok: false });
-    expect(model).toMatchObject({ stored: STORED, notice: { tone: 'error', text: 'The earlier upload could not be discarded. Try again later.' } });
+    expect(model).toMatchObject({
+      stored: STORED,
+      notice: { tone: 'error', text: 'The earlier upload could not be discarded. Try again later.' },
+    });
   });
 
-  it('offers the kept handle of the stored upload, reopens it, and continues from the service\'s offset', () => {
+  it("offers the kept handle of the stored upload, reopens it, and continues from the service's offset", () => {
     const found = run(idle(STORED), { type: 'handleFound', handle: HANDLE, stored: STORED });
     expect(found.model.keptHandle).toBe(HANDLE);
     expect(run(found.model, { type: 'continueKept' }).effects).toEqual([{ type: 'reopen', handle: HANDLE }]);
@@ -331,8 +376,16 @@ describe('machine: the stored upload and the kept handle', () => {
   });
 
   it('says so when the browser does not let it read the file again, and drops the offer', () => {
-    const { model } = run(idle(STORED), { type: 'handleFound', handle: HANDLE, stored: STORED }, { type: 'reopened', handle: HANDLE, file: undefined });
-    expect(model).toMatchObject({ keptHandle: undefined, state: { kind: 'idle' }, notice: { text: '“clip.mp4” could not be opened again. Choose it with the button below.' } });
+    const { model } = run(
+      idle(STORED),
+      { type: 'handleFound', handle: HANDLE, stored: STORED },
+      { type: 'reopened', handle: HANDLE, file: undefined },
+    );
+    expect(model).toMatchObject({
+      keptHandle: undefined,
+      state: { kind: 'idle' },
+      notice: { text: '“clip.mp4” could not be opened again. Choose it with the button below.' },
+    });
   });
 
   it.each([
@@ -344,7 +397,10 @@ describe('machine: the stored upload and the kept handle', () => {
 
   it('keeps the handle of a dropped file while it uploads and forgets it once uploaded', () => {
     const { effects } = run(idle(), { type: 'choose', file: CLIP, handle: HANDLE }, checked(), succeeded);
-    expect(effects.filter((effect) => effect.type === 'saveHandle' || effect.type === 'forgetHandle')).toEqual([{ type: 'saveHandle', handle: HANDLE }, { type: 'forgetHandle' }]);
+    expect(effects.filter((effect) => effect.type === 'saveHandle' || effect.type === 'forgetHandle')).toEqual([
+      { type: 'saveHandle', handle: HANDLE },
+      { type: 'forgetHandle' },
+    ]);
   });
 });
 
@@ -400,7 +456,11 @@ describe('machine: the transition table', () => {
     ];
     for (const sending of [uploading(), uploading(STORED), run(uploading(), progress(1000)).model]) {
       models.push(sending, run(sending, { type: 'closeRequested' }).model, run(sending, { type: 'pause' }).model);
-      models.push(run(sending, networkError(300)).model, run(sending, networkError(300, false)).model, run(sending, { type: 'cancel' }).model);
+      models.push(
+        run(sending, networkError(300)).model,
+        run(sending, networkError(300, false)).model,
+        run(sending, { type: 'cancel' }).model,
+      );
       models.push(run(sending, refused('107')).model, run(sending, succeeded).model);
     }
     return models;
@@ -452,7 +512,9 @@ describe('machine: the transition table', () => {
         if (next !== model.state.kind) made.add(edge(model.state.kind, event.type, next));
       }
     }
-    const listed = new Set(TRANSITIONS.flatMap(({ from, on, to }) => from.flatMap((source) => to.map((target) => edge(source, on, target)))));
+    const listed = new Set(
+      TRANSITIONS.flatMap(({ from, on, to }) => from.flatMap((source) => to.map((target) => edge(source, on, target)))),
+    );
     expect([...made].sort()).toEqual([...listed].sort());
   });
 

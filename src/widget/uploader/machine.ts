@@ -24,7 +24,18 @@ export interface HandleLike {
   name: string;
 }
 
-export const STATE_KINDS = ['idle', 'checking', 'uploading', 'finishing', 'paused', 'offline', 'retrying', 'done', 'failed', 'cancelled'] as const;
+export const STATE_KINDS = [
+  'idle',
+  'checking',
+  'uploading',
+  'finishing',
+  'paused',
+  'offline',
+  'retrying',
+  'done',
+  'failed',
+  'cancelled',
+] as const;
 export type StateKind = (typeof STATE_KINDS)[number];
 
 /** The states with a file on its way: the progress bar, Cancel, and a transport to pause or resume. */
@@ -50,9 +61,7 @@ export type UploadState<F extends FileLike, H extends HandleLike> =
 
 /** A question that must be answered before anything is lost: closing mid-upload, discarding, replacing stored bytes. */
 export type Question<F extends FileLike, H extends HandleLike> =
-  | { kind: 'close' }
-  | { kind: 'discard' }
-  | { kind: 'replace'; file: F; print: string; handle: H | undefined };
+  { kind: 'close' } | { kind: 'discard' } | { kind: 'replace'; file: F; print: string; handle: H | undefined };
 
 interface Notice {
   tone: 'error' | 'info';
@@ -155,7 +164,16 @@ export interface Step<F extends FileLike, H extends HandleLike> {
 }
 
 export function initialModel<F extends FileLike, H extends HandleLike>(stored: ResumeState | null): Model<F, H> {
-  return { state: { kind: 'idle' }, stored, keptHandle: undefined, question: null, notice: null, attempt: 0, outageReported: false, videoStatus: undefined };
+  return {
+    state: { kind: 'idle' },
+    stored,
+    keptHandle: undefined,
+    question: null,
+    notice: null,
+    attempt: 0,
+    outageReported: false,
+    videoStatus: undefined,
+  };
 }
 
 type Sending<F extends FileLike, H extends HandleLike> = Extract<UploadState<F, H>, { kind: SendingKind }>;
@@ -217,16 +235,36 @@ function refuse<F extends FileLike, H extends HandleLike>(model: Model<F, H>, se
   };
 }
 
-function choose<F extends FileLike, H extends HandleLike>(model: Model<F, H>, setup: MachineSetup, file: F, handle: H | undefined): Step<F, H> {
+function choose<F extends FileLike, H extends HandleLike>(
+  model: Model<F, H>,
+  setup: MachineSetup,
+  file: F,
+  handle: H | undefined,
+): Step<F, H> {
   if (!isPicking(model.state)) return { model, effects: [] };
   const { texts: t } = setup;
   const refusal = refuseFile(file, setup.maxFileSize);
-  if (refusal) return refuse(model, setup, file, refusal === 'tooLarge' ? t.tooLarge(file.name, formatBytes(setup.maxFileSize, t)) : t[refusal](file.name));
+  if (refusal)
+    return refuse(
+      model,
+      setup,
+      file,
+      refusal === 'tooLarge' ? t.tooLarge(file.name, formatBytes(setup.maxFileSize, t)) : t[refusal](file.name),
+    );
   const attempt = model.attempt + 1;
-  return { model: { ...model, attempt, notice: null, state: { kind: 'checking', file, handle } }, effects: [{ type: 'check', attempt, file }] };
+  return {
+    model: { ...model, attempt, notice: null, state: { kind: 'checking', file, handle } },
+    effects: [{ type: 'check', attempt, file }],
+  };
 }
 
-function begin<F extends FileLike, H extends HandleLike>(model: Model<F, H>, file: F, print: string, resume: ResumeState | null, handle: H | undefined): Step<F, H> {
+function begin<F extends FileLike, H extends HandleLike>(
+  model: Model<F, H>,
+  file: F,
+  print: string,
+  resume: ResumeState | null,
+  handle: H | undefined,
+): Step<F, H> {
   const attempt = model.attempt + 1;
   return {
     model: { ...model, attempt, keptHandle: undefined, state: { kind: 'uploading', file, sent: resume?.offset ?? 0, allSent: false } },
@@ -246,7 +284,8 @@ function checked<F extends FileLike, H extends HandleLike>(model: Model<F, H>, p
   const saved = model.stored;
   const resume = saved && saved.fingerprint === print && saved.size === file.size && saved.fileName === file.name ? saved : null;
   // Another file would replace the bytes the service holds: ask before they are lost.
-  if (saved && !resume && saved.offset > 0) return { model: { ...model, state: { kind: 'idle' }, question: { kind: 'replace', file, print, handle } }, effects: [] };
+  if (saved && !resume && saved.offset > 0)
+    return { model: { ...model, state: { kind: 'idle' }, question: { kind: 'replace', file, print, handle } }, effects: [] };
   return begin(model, file, print, resume, handle);
 }
 
@@ -266,11 +305,20 @@ function progress<F extends FileLike, H extends HandleLike>(model: Model<F, H>, 
   return { model: { ...model, outageReported: false, state: next }, effects };
 }
 
-function networkError<F extends FileLike, H extends HandleLike>(model: Model<F, H>, setup: MachineSetup, state: Sending<F, H>, bytesUploaded: number, online: boolean): Step<F, H> {
+function networkError<F extends FileLike, H extends HandleLike>(
+  model: Model<F, H>,
+  setup: MachineSetup,
+  state: Sending<F, H>,
+  bytesUploaded: number,
+  online: boolean,
+): Step<F, H> {
   const { texts: t } = setup;
   const waiting = online ? 'retrying' : 'offline';
   const effects: Effect<F, H>[] = [post({ type: 'uploading', busy: false }), post({ type: 'state', info: { state: waiting } })];
-  if (!model.outageReported) effects.push(post({ type: 'error', info: { ...fileInfo(setup, state.file), reason: 'network', message: t.networkError, bytesUploaded } }));
+  if (!model.outageReported)
+    effects.push(
+      post({ type: 'error', info: { ...fileInfo(setup, state.file), reason: 'network', message: t.networkError, bytesUploaded } }),
+    );
   return {
     model: {
       ...model,
@@ -288,7 +336,12 @@ function pause<F extends FileLike, H extends HandleLike>(model: Model<F, H>): St
   if (!isSending(state) || !isMoving(state)) return { model, effects: [] };
   return {
     model: { ...model, state: { ...state, kind: 'paused' } },
-    effects: [{ type: 'pauseTransport' }, { type: 'resetMeter' }, post({ type: 'uploading', busy: false }), post({ type: 'state', info: { state: 'paused' } })],
+    effects: [
+      { type: 'pauseTransport' },
+      { type: 'resetMeter' },
+      post({ type: 'uploading', busy: false }),
+      post({ type: 'state', info: { state: 'paused' } }),
+    ],
   };
 }
 
@@ -305,7 +358,8 @@ function answerRisky<F extends FileLike, H extends HandleLike>(model: Model<F, H
     const stopped = pause(unasked);
     return { model: stopped.model, effects: [...stopped.effects, post({ type: 'close' })] };
   }
-  if (asking.kind === 'discard') return { model: unasked, effects: model.stored ? [{ type: 'discard', uploadUrl: model.stored.uploadUrl }] : [] };
+  if (asking.kind === 'discard')
+    return { model: unasked, effects: model.stored ? [{ type: 'discard', uploadUrl: model.stored.uploadUrl }] : [] };
   return begin(unasked, asking.file, asking.print, null, asking.handle);
 }
 
@@ -315,7 +369,11 @@ function live<F extends FileLike, H extends HandleLike>(model: Model<F, H>, atte
 }
 
 /** One step: the next model, and what must be done for it, in order. */
-export function reduce<F extends FileLike, H extends HandleLike>(model: Model<F, H>, event: UploadEvent<F, H>, setup: MachineSetup): Step<F, H> {
+export function reduce<F extends FileLike, H extends HandleLike>(
+  model: Model<F, H>,
+  event: UploadEvent<F, H>,
+  setup: MachineSetup,
+): Step<F, H> {
   const { texts: t } = setup;
   const same: Step<F, H> = { model, effects: [] };
   const { state } = model;
@@ -325,7 +383,9 @@ export function reduce<F extends FileLike, H extends HandleLike>(model: Model<F,
     case 'checked':
       return event.attempt === model.attempt ? checked(model, event.print) : same;
     case 'checkFailed':
-      return event.attempt === model.attempt && state.kind === 'checking' ? refuse(model, setup, state.file, t[event.refusal](state.file.name)) : same;
+      return event.attempt === model.attempt && state.kind === 'checking'
+        ? refuse(model, setup, state.file, t[event.refusal](state.file.name))
+        : same;
     case 'stored':
       return { model: { ...model, stored: event.resume }, effects: [] };
     case 'progress': {
@@ -337,7 +397,12 @@ export function reduce<F extends FileLike, H extends HandleLike>(model: Model<F,
       if (!sending) return same;
       return {
         model: { ...model, stored: null, state: { kind: 'done', file: sending.file } },
-        effects: [{ type: 'forgetHandle' }, { type: 'releaseTransport' }, post({ type: 'success', info: fileInfo(setup, sending.file) }), { type: 'askProcessing', when: 'now' }],
+        effects: [
+          { type: 'forgetHandle' },
+          { type: 'releaseTransport' },
+          post({ type: 'success', info: fileInfo(setup, sending.file) }),
+          { type: 'askProcessing', when: 'now' },
+        ],
       };
     }
     case 'refused': {
@@ -350,7 +415,16 @@ export function reduce<F extends FileLike, H extends HandleLike>(model: Model<F,
         effects: [
           { type: 'releaseTransport' },
           post({ type: 'uploading', busy: false }),
-          post({ type: 'failure', info: { ...fileInfo(setup, sending.file), reason: 'server', message: text, ...(code ? { code } : {}), ...(requestId ? { requestId } : {}) } }),
+          post({
+            type: 'failure',
+            info: {
+              ...fileInfo(setup, sending.file),
+              reason: 'server',
+              message: text,
+              ...(code ? { code } : {}),
+              ...(requestId ? { requestId } : {}),
+            },
+          }),
         ],
       };
     }
@@ -364,7 +438,11 @@ export function reduce<F extends FileLike, H extends HandleLike>(model: Model<F,
       if (state.kind !== 'paused' && state.kind !== 'offline' && state.kind !== 'retrying') return same;
       return {
         model: { ...model, notice: null, state: { ...state, kind: state.allSent ? 'finishing' : 'uploading' } },
-        effects: [post({ type: 'uploading', busy: true }), post({ type: 'state', info: { state: 'resumed' } }), { type: 'resumeTransport' }],
+        effects: [
+          post({ type: 'uploading', busy: true }),
+          post({ type: 'state', info: { state: 'resumed' } }),
+          { type: 'resumeTransport' },
+        ],
       };
     case 'cancel':
       if (!isSending(state)) return same;
@@ -387,21 +465,33 @@ export function reduce<F extends FileLike, H extends HandleLike>(model: Model<F,
       return answerRisky(model);
     case 'discarded':
       if (!event.ok) return { model: { ...model, notice: { tone: 'error', text: t.discardFailed } }, effects: [] };
-      return { model: { ...model, stored: null, keptHandle: undefined, notice: { tone: 'info', text: t.discarded } }, effects: [{ type: 'forgetHandle' }] };
+      return {
+        model: { ...model, stored: null, keptHandle: undefined, notice: { tone: 'info', text: t.discarded } },
+        effects: [{ type: 'forgetHandle' }],
+      };
     case 'continueKept':
       return model.keptHandle ? { model, effects: [{ type: 'reopen', handle: model.keptHandle }] } : same;
     case 'reopened':
       if (event.file) return choose(model, setup, event.file, event.handle);
-      return { model: { ...model, keptHandle: undefined, notice: { tone: 'error', text: t.reopenFailed(event.handle.name) } }, effects: [] };
+      return {
+        model: { ...model, keptHandle: undefined, notice: { tone: 'error', text: t.reopenFailed(event.handle.name) } },
+        effects: [],
+      };
     case 'handleFound':
-      return event.stored === model.stored && event.handle.name === event.stored.fileName ? { model: { ...model, keptHandle: event.handle }, effects: [] } : same;
+      return event.stored === model.stored && event.handle.name === event.stored.fileName
+        ? { model: { ...model, keptHandle: event.handle }, effects: [] }
+        : same;
     case 'processing': {
       if (state.kind !== 'done') return same;
       const { status } = event;
       const next = status === undefined ? model : { ...model, videoStatus: status };
       // Processing has ended: 1 ready to play, 4 or 7 failed; else ask again later.
-      if (status === undefined || !FINAL_STATUSES.includes(status)) return { model: next, effects: [{ type: 'askProcessing', when: 'later' }] };
-      return { model: next, effects: [post({ type: 'processed', info: { videoId: setup.videoId, status: status as (typeof PROCESSED_STATUSES)[number] } })] };
+      if (status === undefined || !FINAL_STATUSES.includes(status))
+        return { model: next, effects: [{ type: 'askProcessing', when: 'later' }] };
+      return {
+        model: next,
+        effects: [post({ type: 'processed', info: { videoId: setup.videoId, status: status as (typeof PROCESSED_STATUSES)[number] } })],
+      };
     }
   }
 }

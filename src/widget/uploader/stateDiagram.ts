@@ -27,13 +27,16 @@ export function stateDiagram(transitions: readonly Transition[]): string {
     const [b1 = 0, b2 = 0] = rank(b);
     return a1 - b1 || a2 - b2;
   });
-  return ['```mermaid', 'stateDiagram-v2', '  [*] --> idle', ...keys.map((key) => `  ${key}: ${arrows.get(key)!.join(', ')}`), '```'].join('\n');
+  return ['```mermaid', 'stateDiagram-v2', '  [*] --> idle', ...keys.map((key) => `  ${key}: ${arrows.get(key)!.join(', ')}`), '```'].join(
+    '\n',
+  );
 }
 
 /** `doc` with the diagram between the markers replaced by `diagram`. */
 export function withDiagram(doc: string, diagram: string): string {
   const start = doc.indexOf(DIAGRAM_MARKERS.begin);
   const end = doc.indexOf(DIAGRAM_MARKERS.end);
-  if (start < 0 || end < start) throw new Error(`docs/widget.md: the markers ${DIAGRAM_MARKERS.begin} and ${DIAGRAM_MARKERS.end} are missing`);
+  if (start < 0 || end < start)
+    throw new Error(`docs/widget.md: the markers ${DIAGRAM_MARKERS.begin} and ${DIAGRAM_MARKERS.end} are missing`);
   return `${doc.slice(0, start + DIAGRAM_MARKERS.begin.length)}\n${diagram}\n${doc.slice(end)}`;
 }

@@ -49,7 +49,12 @@ function fakeTus() {
 }
 
 function httpError(status: number, body: string, headers: Record<string, string> = {}): DetailedError {
-  const res = { getStatus: () => status, getBody: () => body, getHeader: (name: string) => headers[name.toLowerCase()], getUnderlyingObject: () => null };
+  const res = {
+    getStatus: () => status,
+    getBody: () => body,
+    getHeader: (name: string) => headers[name.toLowerCase()],
+    getUnderlyingObject: () => null,
+  };
   const req = { getMethod: () => 'PATCH', getURL: () => 'http://s.test/tus/1', getHeader: () => undefined } as never;
   // The typings list only (message, causingErr); the runtime takes the request and response too.
   const Detailed = DetailedError as unknown as new (message: string, cause: Error | null, req: unknown, res: unknown) => DetailedError;
@@ -89,7 +94,10 @@ describe('tusUpload', () => {
     tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network() });
     tus.state.url = 'http://s.test/tus/abc';
     const request = (method: string, offset?: number) =>
-      ({ getMethod: () => method, getHeader: (name: string) => (name === 'Upload-Offset' && offset !== undefined ? String(offset) : undefined) }) as never;
+      ({
+        getMethod: () => method,
+        getHeader: (name: string) => (name === 'Upload-Offset' && offset !== undefined ? String(offset) : undefined),
+      }) as never;
     void tus.state.options.onBeforeRequest?.(request('HEAD'));
     void tus.state.options.onBeforeRequest?.(request('PATCH', 70));
     expect(on.onStored).toHaveBeenLastCalledWith('http://s.test/tus/abc', 70);
@@ -118,7 +126,11 @@ describe('tusUpload', () => {
 
   it('resumes the upload the service named, and tells uploads of other videos apart', async () => {
     const tus = fakeTus();
-    tusUpload({ ...REQUEST, resume: { uploadUrl: 'http://s.test/tus/abc', offset: 40 } }, listeners(), { tuning: TUNING, createUpload: tus.create, network: network() });
+    tusUpload({ ...REQUEST, resume: { uploadUrl: 'http://s.test/tus/abc', offset: 40 } }, listeners(), {
+      tuning: TUNING,
+      createUpload: tus.create,
+      network: network(),
+    });
     expect(tus.state.options.uploadUrl).toBe('http://s.test/tus/abc');
     expect(await tus.state.options.fingerprint!(file, tus.state.options)).toBe('v-1:fp');
   });
@@ -136,7 +148,9 @@ describe('tusUpload', () => {
     const tus = fakeTus();
     const on = listeners();
     tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network() });
-    tus.state.options.onError!(httpError(429, JSON.stringify({ AuthMsg: { ResultCode: '116', ResultMessage: 'Too Many Requests' } }), { 'x-request-id': 'req-429' }));
+    tus.state.options.onError!(
+      httpError(429, JSON.stringify({ AuthMsg: { ResultCode: '116', ResultMessage: 'Too Many Requests' } }), { 'x-request-id': 'req-429' }),
+    );
     expect(on.onRefused).toHaveBeenCalledWith('116', 'req-429');
     expect(on.onNetworkError).not.toHaveBeenCalled();
   });
@@ -213,7 +227,12 @@ describe('isRetryable', () => {
     ['a 500', httpError(500, ''), true, true],
     ['a 423 (locked)', httpError(423, ''), true, true],
     ["tus's own offset conflict (409 without AuthMsg)", httpError(409, 'Upload-Offset conflict'), true, true],
-    ["tus's offset conflict as the service words it (409, 106)", httpError(409, '{"AuthMsg":{"ResultCode":"106","ResultMessage":"Invalid Parameter: Upload-Offset conflict"}}'), true, true],
+    [
+      "tus's offset conflict as the service words it (409, 106)",
+      httpError(409, '{"AuthMsg":{"ResultCode":"106","ResultMessage":"Invalid Parameter: Upload-Offset conflict"}}'),
+      true,
+      true,
+    ],
     ['a 409 refusal of the service', httpError(409, '{"AuthMsg":{"ResultCode":"107"}}'), true, false],
     ['a 401', httpError(401, '{"AuthMsg":{"ResultCode":"104"}}'), true, false],
     ['a quota refusal (429, 116)', httpError(429, '{"AuthMsg":{"ResultCode":"116","ResultMessage":"Too Many Requests"}}'), true, false],
@@ -225,7 +244,7 @@ describe('isRetryable', () => {
 
 describe('onPageOrigin', () => {
   const page = 'http://127.0.0.1:8080/UploadWidget/Upload?appId=a';
-  it('sends an upload named by another name of the service to the page\'s own origin', () => {
+  it("sends an upload named by another name of the service to the page's own origin", () => {
     expect(onPageOrigin('http://localhost:8080/UploadWidget/files/abc', page)).toBe('http://127.0.0.1:8080/UploadWidget/files/abc');
   });
   it('keeps the path and query, and resolves a relative URL against the page', () => {

@@ -172,7 +172,10 @@ export function isRetryable(error: Error, online: boolean): boolean {
  * XHR request can hang forever after an abort or a silent network drop, and no retry would follow.
  */
 export function tusUpload(request: UploadRequest, listeners: UploadListeners, deps: UploadDeps = {}): UploadControl {
-  const { createUpload = (file, options) => new BaseUpload(file, { ...BaseUpload.defaultOptions, urlStorage: new NoopUrlStorage(), ...options }), network = browserNetwork } = deps;
+  const {
+    createUpload = (file, options) => new BaseUpload(file, { ...BaseUpload.defaultOptions, urlStorage: new NoopUrlStorage(), ...options }),
+    network = browserNetwork,
+  } = deps;
   const tuning: UploadTuning = { ...DEFAULT_TUNING, ...deps.tuning };
   const { file } = request;
   let confirmed = request.resume?.offset ?? 0;
@@ -241,7 +244,8 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
       const status = statusOf(error);
       // A conflict still there after every retry is a trouble of the moment, as a lost connection is: resumable.
       const reply = (error as DetailedError).originalResponse;
-      if (status >= 400 && status < 500 && !isPassingConflict(error)) listeners.onRefused(resultCode(reply?.getBody()), reply?.getHeader(REQUEST_ID_HEADER) || undefined);
+      if (status >= 400 && status < 500 && !isPassingConflict(error))
+        listeners.onRefused(resultCode(reply?.getBody()), reply?.getHeader(REQUEST_ID_HEADER) || undefined);
       else listeners.onNetworkError(confirmed);
     },
   });
@@ -249,18 +253,21 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
   const run = () => {
     touch();
     upload.start();
-    watchdog ??= setInterval(() => {
-      if (Date.now() - lastActivity < tuning.stallMs) return;
-      stalls += 1;
-      if (stalls > tuning.retryDelays.length) {
-        giveUp();
-        return;
-      }
-      // start() after abort() asks the service for its offset (HEAD) and continues from there.
-      void upload.abort();
-      touch();
-      upload.start();
-    }, Math.max(250, tuning.stallMs / 4));
+    watchdog ??= setInterval(
+      () => {
+        if (Date.now() - lastActivity < tuning.stallMs) return;
+        stalls += 1;
+        if (stalls > tuning.retryDelays.length) {
+          giveUp();
+          return;
+        }
+        // start() after abort() asks the service for its offset (HEAD) and continues from there.
+        void upload.abort();
+        touch();
+        upload.start();
+      },
+      Math.max(250, tuning.stallMs / 4),
+    );
     // A request already under way may neither fail nor progress when the connection drops, and
     // retrying while offline is pointless (tus-js-client skips it too): report it at once.
     stopOfflineWatch ??= network.onOffline(giveUp);

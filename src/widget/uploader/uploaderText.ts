@@ -27,12 +27,20 @@ export function statusLine(state: UploaderModel['state'], t: Texts): string {
 }
 
 /** The words of an open question and of its two answers. */
-export function questionWords(question: Question<File, FileHandle>, model: UploaderModel, t: Texts): { text: string; safe: string; risky: string } {
+export function questionWords(
+  question: Question<File, FileHandle>,
+  model: UploaderModel,
+  t: Texts,
+): { text: string; safe: string; risky: string } {
   const { state, stored } = model;
   const storedPercent = stored ? formatPercent(stored.offset, stored.size) : '';
   switch (question.kind) {
     case 'close':
-      return { text: t.askClose('sent' in state ? formatPercent(state.sent, state.file.size) : ''), safe: t.keepUploading, risky: t.stopAndClose };
+      return {
+        text: t.askClose('sent' in state ? formatPercent(state.sent, state.file.size) : ''),
+        safe: t.keepUploading,
+        risky: t.stopAndClose,
+      };
     case 'discard':
       return { text: t.askDiscard(stored?.fileName ?? '', storedPercent), safe: t.keepStored, risky: t.discard };
     case 'replace':

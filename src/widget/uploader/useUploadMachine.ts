@@ -37,7 +37,10 @@ export interface UploadWiring {
 }
 
 /** Sniff the first bytes (a renamed text file is refused before it is stored), then fingerprint. */
-async function check(file: File, fingerprint: UploadWiring['fingerprint']): Promise<{ print: string } | { refusal: 'notVideoContent' | 'unreadable' }> {
+async function check(
+  file: File,
+  fingerprint: UploadWiring['fingerprint'],
+): Promise<{ print: string } | { refusal: 'notVideoContent' | 'unreadable' }> {
   try {
     if (!(await sniffVideoContainer(file))) return { refusal: 'notVideoContent' };
     return { print: await fingerprint(file) };
@@ -53,7 +56,10 @@ async function check(file: File, fingerprint: UploadWiring['fingerprint']): Prom
  */
 export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; send: Send; setup: MachineSetup; meter: SpeedMeter } {
   const { boot, strings, host, startUpload, fingerprint, now, autoRetryMs, discard, processingStatus, statusPollMs, handles } = wiring;
-  const setup = useMemo<MachineSetup>(() => ({ videoId: boot.videoId, maxFileSize: boot.maxFileSize, texts: textsFor(strings) }), [boot.videoId, boot.maxFileSize, strings]);
+  const setup = useMemo<MachineSetup>(
+    () => ({ videoId: boot.videoId, maxFileSize: boot.maxFileSize, texts: textsFor(strings) }),
+    [boot.videoId, boot.maxFileSize, strings],
+  );
   const [model, setModel] = useState<UploaderModel>(() => initialModel(boot.resume));
   // The model as of the last event, for events that arrive before the next render.
   const current = useRef(model);
@@ -81,7 +87,13 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
           return host.post(effect.message);
         case 'check': {
           const { attempt, file } = effect;
-          void check(file, fingerprint).then((outcome) => dispatch('print' in outcome ? { type: 'checked', attempt, print: outcome.print } : { type: 'checkFailed', attempt, refusal: outcome.refusal }));
+          void check(file, fingerprint).then((outcome) =>
+            dispatch(
+              'print' in outcome
+                ? { type: 'checked', attempt, print: outcome.print }
+                : { type: 'checkFailed', attempt, refusal: outcome.refusal },
+            ),
+          );
           return;
         }
         case 'start': {
@@ -89,11 +101,13 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
           control.current = startUpload(
             { file, fingerprint: print, videoId: boot.videoId, endpoint: boot.tusEndpoint, ticket: boot.ticket, resume },
             {
-              onStored: (uploadUrl, offset) => dispatch({ type: 'stored', resume: { uploadUrl, offset, size: file.size, fileName: file.name, fingerprint: print } }),
+              onStored: (uploadUrl, offset) =>
+                dispatch({ type: 'stored', resume: { uploadUrl, offset, size: file.size, fileName: file.name, fingerprint: print } }),
               onProgress: (sent) => dispatch({ type: 'progress', attempt, sent }),
               onSuccess: () => dispatch({ type: 'succeeded', attempt }),
               onRefused: (code, requestId) => dispatch({ type: 'refused', attempt, code, requestId }),
-              onNetworkError: (bytesUploaded) => dispatch({ type: 'networkError', attempt, bytesUploaded, online: navigator.onLine !== false }),
+              onNetworkError: (bytesUploaded) =>
+                dispatch({ type: 'networkError', attempt, bytesUploaded, online: navigator.onLine !== false }),
             },
           );
           return;
@@ -138,7 +152,22 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
       }
     };
     return dispatch;
-  }, [setup, boot.ticket, boot.tusEndpoint, boot.videoId, host, startUpload, fingerprint, now, discard, processingStatus, statusPollMs, handles, meter, progress]);
+  }, [
+    setup,
+    boot.ticket,
+    boot.tusEndpoint,
+    boot.videoId,
+    host,
+    startUpload,
+    fingerprint,
+    now,
+    discard,
+    processingStatus,
+    statusPollMs,
+    handles,
+    meter,
+    progress,
+  ]);
 
   useEffect(
     () => () => {

@@ -47,7 +47,13 @@ export function previewVideo(file: File, signal: AbortSignal, doc: Document = do
       canvas.width = Math.round(video.videoWidth * scale);
       canvas.height = Math.round(video.videoHeight * scale);
       canvas.getContext('2d')?.drawImage(video, 0, 0, canvas.width, canvas.height);
-      finish({ kind: 'ready', poster: canvas.toDataURL('image/jpeg', 0.8), duration: video.duration, width: video.videoWidth, height: video.videoHeight });
+      finish({
+        kind: 'ready',
+        poster: canvas.toDataURL('image/jpeg', 0.8),
+        duration: video.duration,
+        width: video.videoWidth,
+        height: video.videoHeight,
+      });
     };
     video.src = url;
   });

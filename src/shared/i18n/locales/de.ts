@@ -41,7 +41,8 @@ export const DE: PageTexts = {
   networkError: 'Die Verbindung zum Server ist fehlgeschlagen. Versuchen Sie es erneut, um an der unterbrochenen Stelle fortzufahren.',
   serverRefused: 'Der Server hat den Upload abgelehnt (Code {code}).',
   serverRefusedNoCode: 'Der Server hat den Upload abgelehnt.',
-  tooManyUploads: 'Diese Website hat ihr Upload-Limit vorerst erreicht. Warten Sie eine Minute und versuchen Sie es dann erneut (Code {code}).',
+  tooManyUploads:
+    'Diese Website hat ihr Upload-Limit vorerst erreicht. Warten Sie eine Minute und versuchen Sie es dann erneut (Code {code}).',
   success: '„{name}“ wurde hochgeladen.',
   processingNext: 'Das Video wird jetzt verarbeitet und ist in wenigen Minuten abspielbar.',
   askClose: 'Upload anhalten? Sie können später bei {percent} weitermachen.',
@@ -69,16 +70,22 @@ export const DE: PageTexts = {
   unitMinute: 'Min.',
   unitSecond: 'Sek.',
   errorTitle: 'Upload-Fehler',
-  advice101: 'Die Website hat den Uploader ohne eine nötige Einstellung geöffnet. Der Betreiber der Website kann das beheben; die Zeile oben nennt sie.',
+  advice101:
+    'Die Website hat den Uploader ohne eine nötige Einstellung geöffnet. Der Betreiber der Website kann das beheben; die Zeile oben nennt sie.',
   advice102: 'Diese Website ist beim Videodienst nicht registriert. Der Betreiber der Website sollte seine AppId prüfen.',
   advice103: 'Der Link zum Uploader ist abgelaufen. Laden Sie die Seite neu und öffnen Sie den Uploader erneut.',
-  advice104: 'Die Signatur der Website stimmt nicht. Der Betreiber der Website sollte sein AppSecret prüfen und wie er das Token berechnet.',
+  advice104:
+    'Die Signatur der Website stimmt nicht. Der Betreiber der Website sollte sein AppSecret prüfen und wie er das Token berechnet.',
   advice105: 'Das Video, für das dieser Upload gedacht war, existiert nicht. Beginnen Sie auf der Website von vorn.',
-  advice106: 'Die Website hat eine Einstellung übergeben, die der Uploader nicht annimmt. Der Betreiber der Website kann das beheben; die Zeile oben nennt sie.',
+  advice106:
+    'Die Website hat eine Einstellung übergeben, die der Uploader nicht annimmt. Der Betreiber der Website kann das beheben; die Zeile oben nennt sie.',
   advice107: 'Dieses Video hat seine Datei schon oder nimmt keinen Upload an. Starten Sie auf der Website einen neuen Upload.',
   advice108: 'Diese Seite darf den Uploader nicht öffnen. Der Betreiber der Website kann sie zu den erlaubten Origins der App hinzufügen.',
-  advice113: 'Die Website hat den gesamten Speicher verbraucht, den der Videodienst ihr gibt. Der Betreiber der Website kann Platz schaffen oder mehr anfragen.',
-  advice116: 'Die Website sendet mehr Anfragen oder Uploads, als der Videodienst gleichzeitig erlaubt. Warten Sie einen Moment und versuchen Sie es dann erneut.',
+  advice113:
+    'Die Website hat den gesamten Speicher verbraucht, den der Videodienst ihr gibt. Der Betreiber der Website kann Platz schaffen oder mehr anfragen.',
+  advice116:
+    'Die Website sendet mehr Anfragen oder Uploads, als der Videodienst gleichzeitig erlaubt. Warten Sie einen Moment und versuchen Sie es dann erneut.',
   advice500: 'Beim Videodienst ist ein Fehler aufgetreten. Versuchen Sie es in ein paar Minuten erneut.',
-  adviceOther: 'Laden Sie die Seite neu und versuchen Sie es erneut. Passiert es wieder, nennen Sie dem Betreiber der Website die Zeile oben.',
+  adviceOther:
+    'Laden Sie die Seite neu und versuchen Sie es erneut. Passiert es wieder, nennen Sie dem Betreiber der Website die Zeile oben.',
 };

@@ -69,7 +69,8 @@ export const ES: PageTexts = {
   unitMinute: 'min',
   unitSecond: 's',
   errorTitle: 'Error de subida',
-  advice101: 'El sitio abrió el cargador sin un ajuste que necesita. El propietario del sitio puede corregirlo; la línea de arriba lo indica.',
+  advice101:
+    'El sitio abrió el cargador sin un ajuste que necesita. El propietario del sitio puede corregirlo; la línea de arriba lo indica.',
   advice102: 'Este sitio no está registrado en el servicio de vídeo. El propietario del sitio debe comprobar su AppId.',
   advice103: 'El enlace al cargador ha caducado. Recarga la página y vuelve a abrir el cargador.',
   advice104: 'La firma del sitio no coincide. El propietario del sitio debe comprobar su AppSecret y cómo calcula el Token.',
@@ -77,8 +78,10 @@ export const ES: PageTexts = {
   advice106: 'El sitio pasó un ajuste que el cargador no acepta. El propietario del sitio puede corregirlo; la línea de arriba lo indica.',
   advice107: 'Este vídeo ya tiene su archivo o no admite subidas. Empieza una subida nueva desde el sitio.',
   advice108: 'Esta página no puede abrir el cargador. El propietario del sitio puede añadirla a los orígenes permitidos de la aplicación.',
-  advice113: 'El sitio ha agotado el almacenamiento que le da el servicio de vídeo. El propietario del sitio puede liberar espacio o pedir más.',
-  advice116: 'El sitio está enviando más solicitudes o subidas de las que el servicio de vídeo admite a la vez. Espera un momento y vuelve a intentarlo.',
+  advice113:
+    'El sitio ha agotado el almacenamiento que le da el servicio de vídeo. El propietario del sitio puede liberar espacio o pedir más.',
+  advice116:
+    'El sitio está enviando más solicitudes o subidas de las que el servicio de vídeo admite a la vez. Espera un momento y vuelve a intentarlo.',
   advice500: 'El servicio de vídeo ha fallado. Vuelve a intentarlo dentro de unos minutos.',
   adviceOther: 'Recarga la página y vuelve a intentarlo. Si vuelve a ocurrir, comunica la línea de arriba al propietario del sitio.',
 };

@@ -69,16 +69,21 @@ export const FR: PageTexts = {
   unitMinute: 'min',
   unitSecond: 's',
   errorTitle: 'Erreur d’envoi',
-  advice101: 'Le site a ouvert l’outil d’envoi sans un réglage dont il a besoin. Le responsable du site peut corriger cela ; la ligne ci-dessus le nomme.',
+  advice101:
+    'Le site a ouvert l’outil d’envoi sans un réglage dont il a besoin. Le responsable du site peut corriger cela ; la ligne ci-dessus le nomme.',
   advice102: 'Ce site n’est pas enregistré auprès du service vidéo. Le responsable du site doit vérifier son AppId.',
   advice103: 'Le lien vers l’outil d’envoi a expiré. Rechargez la page et rouvrez l’outil d’envoi.',
   advice104: 'La signature du site ne correspond pas. Le responsable du site doit vérifier son AppSecret et sa façon de calculer le Token.',
   advice105: 'La vidéo à laquelle cet envoi était destiné n’existe pas. Recommencez depuis le site.',
-  advice106: 'Le site a transmis un réglage que l’outil d’envoi n’accepte pas. Le responsable du site peut corriger cela ; la ligne ci-dessus le nomme.',
+  advice106:
+    'Le site a transmis un réglage que l’outil d’envoi n’accepte pas. Le responsable du site peut corriger cela ; la ligne ci-dessus le nomme.',
   advice107: 'Cette vidéo a déjà son fichier ou n’accepte pas d’envoi. Lancez un nouvel envoi depuis le site.',
-  advice108: 'Cette page n’est pas autorisée à ouvrir l’outil d’envoi. Le responsable du site peut l’ajouter aux origines autorisées de l’application.',
-  advice113: 'Le site a utilisé tout l’espace de stockage que lui accorde le service vidéo. Le responsable du site peut libérer de l’espace ou en demander davantage.',
-  advice116: 'Le site envoie plus de requêtes ou d’envois que le service vidéo n’en accepte à la fois. Patientez un instant, puis réessayez.',
+  advice108:
+    'Cette page n’est pas autorisée à ouvrir l’outil d’envoi. Le responsable du site peut l’ajouter aux origines autorisées de l’application.',
+  advice113:
+    'Le site a utilisé tout l’espace de stockage que lui accorde le service vidéo. Le responsable du site peut libérer de l’espace ou en demander davantage.',
+  advice116:
+    'Le site envoie plus de requêtes ou d’envois que le service vidéo n’en accepte à la fois. Patientez un instant, puis réessayez.',
   advice500: 'Le service vidéo a rencontré une panne. Réessayez dans quelques minutes.',
   adviceOther: 'Rechargez la page et réessayez. Si cela se reproduit, communiquez la ligne ci-dessus au responsable du site.',
 };

@@ -74,11 +74,14 @@ export const PT_BR: PageTexts = {
   advice103: 'O link para o envio expirou. Recarregue a página e abra o envio novamente.',
   advice104: 'A assinatura do site não confere. O responsável pelo site deve verificar o AppSecret e como calcula o Token.',
   advice105: 'O vídeo a que este envio se destinava não existe. Comece de novo pelo site.',
-  advice106: 'O site passou uma configuração que o envio não aceita. O responsável pelo site pode corrigir isso; a linha acima indica qual.',
+  advice106:
+    'O site passou uma configuração que o envio não aceita. O responsável pelo site pode corrigir isso; a linha acima indica qual.',
   advice107: 'Este vídeo já tem seu arquivo ou não aceita envios. Comece um novo envio pelo site.',
   advice108: 'Esta página não pode abrir o envio. O responsável pelo site pode adicioná-la às origens permitidas do aplicativo.',
-  advice113: 'O site usou todo o armazenamento que o serviço de vídeo lhe oferece. O responsável pelo site pode liberar espaço ou pedir mais.',
-  advice116: 'O site está fazendo mais solicitações ou envios do que o serviço de vídeo permite de uma vez. Aguarde um momento e tente novamente.',
+  advice113:
+    'O site usou todo o armazenamento que o serviço de vídeo lhe oferece. O responsável pelo site pode liberar espaço ou pedir mais.',
+  advice116:
+    'O site está fazendo mais solicitações ou envios do que o serviço de vídeo permite de uma vez. Aguarde um momento e tente novamente.',
   advice500: 'O serviço de vídeo falhou. Tente novamente em alguns minutos.',
   adviceOther: 'Recarregue a página e tente novamente. Se acontecer de novo, informe a linha acima ao responsável pelo site.',
 };

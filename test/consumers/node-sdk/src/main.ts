@@ -57,7 +57,11 @@ try {
 }
 
 // A source that answers 404: the download fails and the service reports status 4 by callback.
-const downloadId = await client.postVideo({ VideoTitle: 'Missing source', SourceFileGetType: 2, SourceFilePath: setting('MISSING_SOURCE') });
+const downloadId = await client.postVideo({
+  VideoTitle: 'Missing source',
+  SourceFileGetType: 2,
+  SourceFilePath: setting('MISSING_SOURCE'),
+});
 await arrived;
 
 console.log(

@@ -14,7 +14,8 @@ const record = (type: RecordedEvent['type']) => (info: unknown) => void recorded
 const config = JSON.parse(decodeURIComponent(location.hash.slice(1))) as BackendConfig;
 
 function label(upload: VideoUpload): string {
-  if (upload.state === 'progress' && upload.progress) return `Uploading ${Math.floor((100 * upload.progress.bytesUploaded) / upload.progress.bytesTotal)}%`;
+  if (upload.state === 'progress' && upload.progress)
+    return `Uploading ${Math.floor((100 * upload.progress.bytesUploaded) / upload.progress.bytesTotal)}%`;
   if (upload.state === 'done') return `Uploaded ${upload.result?.fileName}`;
   if (upload.state === 'open') return 'Uploader open';
   return 'Open upload';
@@ -22,7 +23,9 @@ function label(upload: VideoUpload): string {
 
 function App() {
   return (
-    <VideoUploadButton options={{ ...config, form: 'overlay', onSuccess: record('success'), onFailure: record('failure'), onError: record('error') }}>
+    <VideoUploadButton
+      options={{ ...config, form: 'overlay', onSuccess: record('success'), onFailure: record('failure'), onError: record('error') }}
+    >
       {label}
     </VideoUploadButton>
   );
