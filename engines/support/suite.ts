@@ -96,9 +96,10 @@ export function engineSuite(launch: () => Promise<Engine>): void {
   describe('pause and resume', () => {
     let proxy: FaultyProxy;
     beforeAll(async () => {
-      // Loopback is too fast to press Pause mid-upload: the pages and the upload go through a slow proxy.
+      // Loopback is too fast to press Pause mid-upload: the pages and the upload go through a slow proxy,
+      // slow enough (about 8 s for the file) that a driver as slow as WebKitWebDriver clicks Pause in time.
       proxy = await startFaultyProxy(Number(new URL(world.service.address).port));
-      proxy.fault = { bytesPerSecond: 1_500_000 };
+      proxy.fault = { bytesPerSecond: 750_000 };
       world.host.serviceUrl = proxy.origin;
     });
     afterAll(async () => {

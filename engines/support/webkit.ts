@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { Builder, By, Key, until as seleniumUntil, type WebDriver } from 'selenium-webdriver';
+import { freePort } from '../../test/support/ports';
 import { TIMEOUT_MS, until, type Engine } from './engine';
 
 /** Debian's webkit2gtk-driver and the MiniBrowser of libwebkit2gtk-4.1-0; override with WEBKIT_DRIVER_PATH / MINIBROWSER_PATH. */
@@ -9,14 +9,6 @@ const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWeb
 const MINIBROWSER_PATH = process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 
 const by = (selector: string) => (selector.startsWith('//') ? By.xpath(selector) : By.css(selector));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 /**
  * WebKitGTK's MiniBrowser over WebDriver classic (selenium-webdriver), on a virtual display:

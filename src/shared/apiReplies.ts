@@ -3,12 +3,6 @@
  * (src/sdk) reads them. Field names are the spec's, `MediaSever` included.
  */
 
-/**
- * The header that names a request, both ways: a proxy in front may set it, and every reply of the
- * service carries it. Quoted to the service's operator, it finds the request in the logs.
- */
-export const REQUEST_ID_HEADER = 'X-Request-Id';
-
 /** Every reply's envelope: ResultCode "1" is success, anything else a code from the error table. */
 export interface AuthMsg {
   ResultCode: string;

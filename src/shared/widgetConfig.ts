@@ -247,4 +247,7 @@ export type DeferredConfig<Config> = Config extends unknown ? Omit<Config, Signe
 type ModuleForms = (PopupUploadConfig & { form?: 'popup' }) | (OverlayUploadConfig & { form: 'overlay' });
 
 /** The npm module's `openUpload` argument: the form picks which options are allowed (left/top/isTop only with the overlay). */
-export type ModuleUploadConfig = ModuleOptions & (ModuleForms | DeferredConfig<ModuleForms>);
+export type ModuleUploadConfig = ModuleOptions & ModuleForms;
+
+/** The npm module's `openUpload` argument with the signed options from `config()` (DeferredConfig). */
+export type DeferredModuleConfig = ModuleOptions & DeferredConfig<ModuleForms>;

@@ -1,5 +1,6 @@
 import {
   WIDGET_FORMS,
+  type DeferredModuleConfig,
   type ModuleUploadConfig,
   type UploadWidgetError,
   type UploadWidgetHandle,
@@ -19,6 +20,7 @@ import { loaderTexts } from './loader/texts';
 export type {
   BaseUploadConfig,
   DeferredConfig,
+  DeferredModuleConfig,
   ModuleOptions,
   ModuleUploadConfig,
   OverlayOptions,
@@ -71,7 +73,7 @@ const part = ((name: 'overlay' | 'errorPage') => Promise.resolve({ overlay, erro
  * picks the popup (default) or the overlay. Call it from a click so the popup is allowed; with
  * `config`, the signed options may arrive after the click (DeferredConfig).
  */
-export function openUpload(config: ModuleUploadConfig): UploadWidgetHandle {
+export function openUpload(config: ModuleUploadConfig | DeferredModuleConfig): UploadWidgetHandle {
   if (typeof config !== 'object' || config === null) throw new TypeError('openUpload: expected a configuration object');
   const { serviceUrl, form = 'popup', ...widgetConfig } = config;
   if (!WIDGET_FORMS.includes(form)) throw new RangeError(`openUpload: \`form\` must be "popup" or "overlay", got ${JSON.stringify(form)}`);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { REQUEST_ID_HEADER } from '../../shared/apiReplies';
+import { REQUEST_ID_HEADER } from '../../shared/requestId';
 
 // Defined beside the replies it names, for the uploader to read it too.
 export { REQUEST_ID_HEADER };

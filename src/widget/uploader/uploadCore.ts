@@ -7,7 +7,7 @@ import type { DetailedError, HttpStack, Upload, UploadOptions } from 'tus-js-cli
 import BaseUpload from 'tus-js-client/lib.esm/upload.js';
 import XHRHttpStack from 'tus-js-client/lib.esm/browser/httpStack.js';
 import NoopUrlStorage from 'tus-js-client/lib.esm/noopUrlStorage.js';
-import { REQUEST_ID_HEADER } from '../../shared/apiReplies';
+import { REQUEST_ID_HEADER } from '../../shared/requestId';
 import { TICKET_HEADER } from '../../shared/uploadPage';
 
 export interface UploadRequest {
