@@ -12,7 +12,7 @@ export const REMUX_FILE = 'original.mp4';
  * matrix again, so the duration and the orientation play as in the source. Only the picture and
  * the first audio track go in: a MOV's timecode or data tracks have no place in a browser's file.
  */
-export function remuxArgs(input: string, output: string, plan: RemuxPlan, audio: RemuxAudio): string[] {
+function remuxArgs(input: string, output: string, plan: RemuxPlan, audio: RemuxAudio): string[] {
   const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', `file:${input}`, '-map', `0:${plan.videoStream}`];
   if (audio !== 'none' && plan.audioStream !== undefined) args.push('-map', `0:${plan.audioStream}`);
   args.push('-c:v', 'copy');
