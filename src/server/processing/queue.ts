@@ -309,10 +309,12 @@ export class ProcessingWorker {
     try {
       // Re-read so the runner sees what the transition (and any earlier step) stored.
       const outcome = await this.runners[job.kind](service, (await videos.get(job.videoId))!, signal);
-      await service.stores.transaction(async (tx) => {
-        if ((await tx.jobs.finish(job, 'done', '', service.now())) && outcome === 'continues')
-          await enqueueJob(service, job.videoId, job.kind, tx);
-      });
+      if (outcome === 'continues') {
+        // Done and its follower queued together: a crash between them would leave rungs nobody adds.
+        await service.stores.transaction(async (tx) => {
+          if (await tx.jobs.finish(job, 'done', '', service.now())) await enqueueJob(service, job.videoId, job.kind, tx);
+        });
+      } else await jobs.finish(job, 'done', '', service.now());
       service.log.info('processing job done', fields);
       return 'done';
     } catch (error) {
