@@ -164,7 +164,7 @@ describe('DATA_DIR full (a 16 MiB tmpfs filled up), then freed', () => {
     if (mountRefused !== undefined) context.skip(`mount -t tmpfs was refused (${mountRefused}): run as root`);
     service ??= await startCrashable(home, { SOURCE_URL_ALLOW_PRIVATE: '1' });
     const running = service;
-    // Not H.264: encoded whole before status 1, so the full disk meets a transcode in status 6.
+    // Not H.264: its lightest rung is encoded before status 1, so the full disk meets a transcode in status 6.
     const source = readFileSync(await makeLongVideo(work, 20, 'mpeg4'));
     const upload = async (videoId: string) => {
       const boot = await openUploader(running, videoId);

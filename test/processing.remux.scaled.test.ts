@@ -12,7 +12,8 @@ import { placeMedia, storedMedia, storedMediaNames } from './support/storage';
 
 /**
  * The remux path: a source browsers play is published at once, copied rather than encoded, and
- * the ladder's rungs follow. Every clip is made by ffmpeg here; none is stored in git.
+ * the ladder's rungs follow; and the path of a source browsers cannot play: its lightest rung
+ * first, then the others. Every clip is made by ffmpeg here; none is stored in git.
  */
 
 const run = promisify(execFile);
@@ -21,6 +22,7 @@ const FFMPEG = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y'];
 let work: string;
 let service: TestService;
 const warnings: { message: string; fields?: Record<string, unknown> }[] = [];
+const infos: { message: string; fields?: Record<string, unknown> }[] = [];
 
 async function ffmpeg(...args: string[]): Promise<void> {
   await run('ffmpeg', [...FFMPEG, ...args]);
@@ -139,7 +141,12 @@ const labels = (reply: GetVideoReply) => reply.VideoPlayFile.map((file) => file.
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ovu-remux-'));
   service = await startTestService({
-    log: { debug() {}, info() {}, warn: (message, fields) => warnings.push({ message, fields }), error() {} },
+    log: {
+      debug() {},
+      info: (message, fields) => infos.push({ message, fields }),
+      warn: (message, fields) => warnings.push({ message, fields }),
+      error() {},
+    },
   });
 }, 60_000);
 afterAll(async () => {
@@ -206,11 +213,81 @@ describe('a source browsers play', { timeout: LADDER_TIMEOUT_MS }, () => {
   });
 });
 
+describe('a source browsers cannot play (VP9/Opus in WebM)', { timeout: LADDER_TIMEOUT_MS }, () => {
+  let videoId: string;
+  let first: GetVideoReply;
+  beforeAll(async () => {
+    const file = join(work, 'camera.webm');
+    await ffmpeg(
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1280x720:rate=25:duration=4',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=4',
+      '-c:v',
+      'libvpx-vp9',
+      '-deadline',
+      'realtime',
+      '-cpu-used',
+      '8',
+      '-b:v',
+      '1M',
+      '-c:a',
+      'libopus',
+      '-shortest',
+      file,
+    );
+    ({ videoId, first } = await processSource(file, 'source.webm'));
+  }, LADDER_TIMEOUT_MS);
+
+  it('reaches status 1 with its lightest rung alone, PlayURL and MobilePlayURL both that file, and queues the callback then', async () => {
+    expect(first.Video.Status).toBe(1);
+    expect(first.VideoPlayFile.map((file) => [file.BitrateLabel, file.Bitrate])).toEqual([['360P', 600]]);
+    expect(first.MediaSever.PlayURL).toBe(first.VideoPlayFile[0]!.VideoURL);
+    expect(first.MediaSever.MobilePlayURL).toBe(first.VideoPlayFile[0]!.VideoURL);
+    const lightest = join(work, 'lightest.mp4');
+    writeFileSync(lightest, Buffer.from(await (await fetch(first.VideoPlayFile[0]!.VideoURL)).arrayBuffer()));
+    const described = await probeJson(lightest);
+    expect(described.streams.map((stream) => [stream.codec_name, stream.height])).toEqual([
+      ['h264', 360],
+      ['aac', undefined],
+    ]);
+    expect(first.Video.PicSavePath).not.toBe('');
+    const callbacks = await service.db.selectFrom('callbacks').select('video_status').where('video_id', '=', videoId).execute();
+    expect(callbacks).toEqual([{ video_status: 1 }]);
+  });
+
+  it('gets the other rungs after, listed best first, PlayURL at the best and MobilePlayURL still the lightest; no second callback', async () => {
+    await waitForLadder(service.db, videoId);
+    const done = await getVideo(videoId);
+    expect(done.VideoPlayFile.map((file) => [file.BitrateLabel, file.Bitrate])).toEqual([
+      ['720P', 2500],
+      ['480P', 1000],
+      ['360P', 600],
+    ]);
+    expect(done.MediaSever.PlayURL).toBe(done.VideoPlayFile[0]!.VideoURL);
+    expect(done.MediaSever.MobilePlayURL).toBe(first.VideoPlayFile[0]!.VideoURL);
+    // The seed's Get shape, whatever the path.
+    expect(Object.keys(done)).toEqual(Object.keys(first));
+    expect(Object.keys(done.Video)).toEqual(Object.keys(first.Video));
+    // Best first: the 720p rung was added before the 480p one.
+    const added = infos.filter((entry) => entry.message === 'rung added' && entry.fields?.videoId === videoId);
+    expect(added.map((entry) => entry.fields?.file)).toEqual(['720p.mp4', '480p.mp4']);
+    const callbacks = await service.db.selectFrom('callbacks').select('video_status').where('video_id', '=', videoId).execute();
+    expect(callbacks).toEqual([{ video_status: 1 }]);
+  });
+});
+
 describe('sources that are not remuxed as they are', { timeout: LADDER_TIMEOUT_MS }, () => {
-  it('H.264 in 4:4:4, which browsers refuse, is encoded: its rungs arrive with status 1, no Original', async () => {
+  it('H.264 in 4:4:4, which browsers refuse, is encoded: its lightest rung at status 1, no Original, the other after', async () => {
     const file = await makeClip('444.mp4', { seconds: 2, preset: 'veryfast', extra: ['-pix_fmt', 'yuv444p'] });
-    const { first } = await processSource(file);
-    expect(labels(first)).toEqual(['360P', '240P']);
+    const { videoId, first } = await processSource(file);
+    expect(labels(first)).toEqual(['240P']);
+    await waitForLadder(service.db, videoId);
+    expect(labels(await getVideo(videoId))).toEqual(['360P', '240P']);
   });
 
   it('PCM sound in a MOV is encoded to AAC beside the copied picture', async () => {

@@ -15,6 +15,9 @@ const LADDER: readonly Rung[] = [
   { size: 240, videoKbps: 300 },
 ];
 
+/** The lightest rung's short side: the whole ladder of a source just above it, or the foot of a taller one. */
+export const LADDER_FOOT = LADDER[LADDER.length - 1]!.size;
+
 const MAX_RENDITIONS = 3;
 
 export interface Rendition {

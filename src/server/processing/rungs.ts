@@ -9,7 +9,7 @@ import { markRungAdded } from './pipeline';
 import type { ProcessLedger } from './processLedger';
 import type { MediaInfo } from './probe';
 import { REMUX_FILE } from './remux';
-import { chooseRenditions, transcodeArgs, type Rendition, type RenditionOutput } from './renditions';
+import { chooseRenditions, LADDER_FOOT, transcodeArgs, type Rendition, type RenditionOutput } from './renditions';
 
 /** Everything one transcode job works with, handed from step to step. */
 export interface TranscodeRun {
@@ -58,19 +58,24 @@ export async function encodeRenditions(run: TranscodeRun, outputs: readonly Rend
 /**
  * Whether a video in status 1 still lacks rungs its transcode jobs will add: it lists the remux,
  * or fewer rungs than the ladder from its best rung down holds. Read from the list alone, so a job
- * cut off in status 1 is known to have work left without probing the source.
+ * cut off in status 1 is known to have work left without probing the source. One list is
+ * ambiguous: the ladder's foot alone (240p) is the whole ladder of a source under 360 lines, or the
+ * lightest rung published first of a taller one; it counts as pending, and the resumed job probes
+ * the source and finds out (at worst one probe for nothing).
  */
 export function rungsPending(needHandleSpecial: boolean, listed: readonly PlayFile[]): boolean {
   if (needHandleSpecial || listed.length === 0) return false;
   if (listed.some((play) => play.file === REMUX_FILE)) return true;
   const best = Math.max(...listed.map((play) => play.height));
+  if (listed.length === 1 && best === LADDER_FOOT) return true;
   // A square of the best rung's size fits exactly the rungs from it down.
   return listed.length < chooseRenditions(best, best).length;
 }
 
 /**
  * The best of the ladder's rungs the video does not list yet, encoded and listed as soon as it
- * is published (PlayURL is the best listed file, so it moves to the first rung). Returns whether
+ * is published (PlayURL is the best listed file, so it moves to the best rung as soon as it is
+ * there; the lightest, published first for a source that needed encoding, stays last). Returns whether
  * rungs are still missing: each rung is one turn of the queue, so another video's first playable
  * file does not wait for a whole ladder. The first rung unlists the remux (`Original`) in the same
  * transaction, and only then is its file removed, so the list never names a file that is gone; a

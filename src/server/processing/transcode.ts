@@ -69,21 +69,23 @@ async function remuxForBrowsers(run: TranscodeRun): Promise<PlayFile | undefined
   }
 }
 
-/** The whole ladder in one ffmpeg run: one decode of the source for every rung. */
-async function encodeLadder(run: TranscodeRun): Promise<PlayFile[]> {
-  const renditions = chooseRenditions(run.info.displayWidth, run.info.displayHeight);
-  await encodeRenditions(
-    run,
-    renditions.map((rendition) => ({ rendition, path: join(run.space.work, rendition.file) })),
-  );
-  return renditions.map(playFileOf);
+/**
+ * A source browsers cannot play as it is: its lightest rung alone, the quickest encode that makes
+ * it playable (a phone on a slow network starts there anyway); the rest of the ladder follows,
+ * best first, as for a remux.
+ */
+async function encodeLightest(run: TranscodeRun): Promise<{ playFiles: PlayFile[]; more: boolean }> {
+  const ladder = chooseRenditions(run.info.displayWidth, run.info.displayHeight);
+  const lightest = ladder[ladder.length - 1]!;
+  await encodeRenditions(run, [{ rendition: lightest, path: join(run.space.work, lightest.file) }]);
+  return { playFiles: [playFileOf(lightest)], more: ladder.length > 1 };
 }
 
 /** The play files status 1 comes with, and whether rungs follow them. */
 async function firstPlayFiles(run: TranscodeRun): Promise<{ playFiles: PlayFile[]; more: boolean }> {
   if (run.video.needHandleSpecial) return { playFiles: await keepOriginal(run), more: false };
   const remuxed = await remuxForBrowsers(run);
-  return remuxed ? { playFiles: [remuxed], more: true } : { playFiles: await encodeLadder(run), more: false };
+  return remuxed ? { playFiles: [remuxed], more: true } : encodeLightest(run);
 }
 
 /**
@@ -136,9 +138,9 @@ async function publishFirst(run: TranscodeRun, playFiles: readonly PlayFile[], p
 
 /**
  * The transcode step, for a video in status 6, or in 1 for one more rung. Probe; then the first
- * playable files (the source itself for needHandleSepcial, a remux of a source browsers play, or
- * else the whole ladder) with the pictures made beside them; status 1 with all of it at once.
- * After a remux, the ladder's rungs follow, one per turn of the queue (see rungs.ts).
+ * playable file (the source itself for needHandleSepcial, a remux of a source browsers play, or
+ * else the ladder's lightest rung) with the pictures made beside it; status 1 with all of it at
+ * once. The ladder's other rungs follow, one per turn of the queue (see rungs.ts).
  * Outputs are written in a private work folder (beside the files, or scratch space under DATA_DIR
  * when they live in S3) and published only once complete, so a failure or an interruption leaves
  * no partial file where the media server looks, and the work folder is removed either way. A job
