@@ -8,14 +8,14 @@ import { serviceHome, startCrashable, stopCrashable, type CrashableService } fro
 import { childrenOf, waitUntil } from './support/processes';
 
 /**
- * A browser-playable source is published as its remux first; its rungs follow one by one. A
- * SIGKILL at either point must leave a video in status 1 that lists only files that are there,
- * and the next start completes the ladder.
+ * A browser-playable source is published as its remux first, any other source as its lightest
+ * rung; the other rungs follow one by one. A SIGKILL at any of these points must leave a video in
+ * status 1 that lists only files that are there, and the next start completes the ladder.
  */
 
 const home = serviceHome();
 let service: CrashableService | undefined;
-let source: string | undefined;
+const sources = new Map<'libx264' | 'mpeg4', string>();
 afterAll(async () => {
   await stopCrashable(service);
   home.remove();
@@ -48,14 +48,15 @@ async function expectAllPlayable(state: Listed): Promise<void> {
   }
 }
 
-/** Uploads a 30 s H.264 clip and resolves once the video lists `labels` while a rung's x264 runs. */
-async function uploadUntil(labels: string[]): Promise<{ videoId: string; media: string }> {
+/** Uploads a 30 s 640×360 clip (H.264 unless said) and resolves once the video lists `labels` while a rung's x264 runs. */
+async function uploadUntil(labels: string[], codec: 'libx264' | 'mpeg4' = 'libx264'): Promise<{ videoId: string; media: string }> {
   await stopCrashable(service);
   const running = await startCrashable(home, { PROCESSING_CONCURRENCY: '1' });
   service = running;
   const videoId = await registerVideo(running);
   const boot = await openUploader(running, videoId);
-  const bytes = readFileSync(source ?? (source = await makeLongVideo(home.dataDir, 30)));
+  if (!sources.has(codec)) sources.set(codec, await makeLongVideo(home.dataDir, 30, codec));
+  const bytes = readFileSync(sources.get(codec)!);
   const created = await tusCreate(boot.tusEndpoint, boot.ticket, bytes.length);
   expect((await tusPatch(created.headers.get('location')!, boot.ticket, 0, bytes)).status).toBe(204);
   await waitUntil(`status 1 listing ${labels.join()} while a rung is encoded`, 90_000, async () => {
@@ -95,5 +96,11 @@ describe('the service killed with SIGKILL after status 1', () => {
   it('between rungs: the rung already listed stays; the next start adds the missing one', async () => {
     const { videoId, media } = await uploadUntil(['360P']);
     await restartAndFinish(videoId, media, ['360P']);
+  });
+
+  it('after the lightest rung of a source browsers cannot play: it stays; the next start adds the rung above it', async () => {
+    // MPEG-4 Part 2: status 1 with 240P alone, which the list cannot tell from a whole ladder; the resumed job finds 360P missing.
+    const { videoId, media } = await uploadUntil(['240P'], 'mpeg4');
+    await restartAndFinish(videoId, media, ['240P']);
   });
 });
