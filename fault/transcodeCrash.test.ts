@@ -22,7 +22,7 @@ async function videoState(target: CrashableService, videoId: string): Promise<{ 
   return { status: reply.Video.Status, labels: reply.VideoPlayFile.map((file) => file.BitrateLabel) };
 }
 
-/** A service encoding a minute of video (the source is H.264, so this is a rung after its remux); resolves once that ffmpeg runs. */
+/** A service encoding a minute of video (the source is H.264, so this is the rungs' pass after its remux); resolves once that ffmpeg runs. */
 async function transcoding() {
   await stopCrashable(service);
   const running = await startCrashable(home, { PROCESSING_CONCURRENCY: '1' });

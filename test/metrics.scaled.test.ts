@@ -122,7 +122,7 @@ describe('GET /metrics', () => {
       VideoStatus.Normal,
       VideoStatus.DownloadFailed,
     ]);
-    // The H.264 clip reaches 1 with its remux; its one rung (240P) is a transcode job of its own after that.
+    // The H.264 clip reaches 1 with its remux; its rungs (240P alone) are a transcode job of their own after that.
     await Promise.all([waitForLadder(service.db, uploaded), waitForLadder(service.db, downloaded)]);
 
     const { text, values } = await until(

@@ -260,7 +260,7 @@ describe('a source browsers cannot play (VP9/Opus in WebM)', { timeout: LADDER_T
     expect(callbacks).toEqual([{ video_status: 1 }]);
   });
 
-  it('gets the other rungs after, listed best first, PlayURL at the best and MobilePlayURL still the lightest; no second callback', async () => {
+  it('gets the other rungs after, in one pass, listed best first, PlayURL at the best and MobilePlayURL still the lightest; no second callback', async () => {
     await waitForLadder(service.db, videoId);
     const done = await getVideo(videoId);
     expect(done.VideoPlayFile.map((file) => [file.BitrateLabel, file.Bitrate])).toEqual([
@@ -273,9 +273,14 @@ describe('a source browsers cannot play (VP9/Opus in WebM)', { timeout: LADDER_T
     // The seed's Get shape, whatever the path.
     expect(Object.keys(done)).toEqual(Object.keys(first));
     expect(Object.keys(done.Video)).toEqual(Object.keys(first.Video));
-    // Best first: the 720p rung was added before the 480p one.
-    const added = infos.filter((entry) => entry.message === 'rung added' && entry.fields?.videoId === videoId);
-    expect(added.map((entry) => entry.fields?.file)).toEqual(['720p.mp4', '480p.mp4']);
+    // Both in one pass (one decode of the source), one job after the first.
+    const added = infos.filter((entry) => entry.message === 'rungs added' && entry.fields?.videoId === videoId);
+    expect(added.map((entry) => entry.fields?.files)).toEqual([['720p.mp4', '480p.mp4']]);
+    const jobs = await service.db.selectFrom('jobs').select(['kind', 'state']).where('video_id', '=', videoId).execute();
+    expect(jobs).toEqual([
+      { kind: 'transcode', state: 'done' },
+      { kind: 'transcode', state: 'done' },
+    ]);
     const callbacks = await service.db.selectFrom('callbacks').select('video_status').where('video_id', '=', videoId).execute();
     expect(callbacks).toEqual([{ video_status: 1 }]);
   });

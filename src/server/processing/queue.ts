@@ -21,8 +21,8 @@ export type JobOutcome = 'done' | 'failed' | 'requeued' | 'dropped' | 'lost';
  * Does a job's work for a video already moved into the job's working status; ends in its next
  * status. `'continues'`: the video reached the status its step continues in with work left (a
  * transcode's remaining rungs); the job is recorded done and a new one queued behind the others,
- * so each piece of that work waits its turn and a video still waiting for its first playable
- * file is not held up behind a whole ladder.
+ * so that work waits its turn and the videos already waiting for their first playable file go
+ * first.
  */
 export type JobRunner = (service: ServiceContext, video: Video, signal: AbortSignal) => Promise<void | 'continues'>;
 

@@ -16,7 +16,7 @@ import { ProcessLedger } from './processLedger';
 import { probeMedia, type MediaInfo } from './probe';
 import { remux, REMUX_FILE } from './remux';
 import { chooseRenditions } from './renditions';
-import { addNextRung, encodeRenditions, playFileOf, TranscodeSupersededError, type TranscodeRun } from './rungs';
+import { addRemainingRungs, encodeRenditions, playFileOf, TranscodeSupersededError, type TranscodeRun } from './rungs';
 
 /** Work folders of a video's transcodes cut off by a crash (a finished or failed one removes its own). */
 export function removeWorkFolders(dataDir: string, videoId: string): void {
@@ -137,10 +137,10 @@ async function publishFirst(run: TranscodeRun, playFiles: readonly PlayFile[], p
 }
 
 /**
- * The transcode step, for a video in status 6, or in 1 for one more rung. Probe; then the first
- * playable file (the source itself for needHandleSepcial, a remux of a source browsers play, or
- * else the ladder's lightest rung) with the pictures made beside it; status 1 with all of it at
- * once. The ladder's other rungs follow, one per turn of the queue (see rungs.ts).
+ * The transcode step, for a video in status 6, or in 1 for the remaining rungs. Probe; then the
+ * first playable file (the source itself for needHandleSepcial, a remux of a source browsers play,
+ * or else the ladder's lightest rung) with the pictures made beside it; status 1 with all of it at
+ * once. The ladder's other rungs follow in the next turn of the queue, in one pass (see rungs.ts).
  * Outputs are written in a private work folder (beside the files, or scratch space under DATA_DIR
  * when they live in S3) and published only once complete, so a failure or an interruption leaves
  * no partial file where the media server looks, and the work folder is removed either way. A job
@@ -168,7 +168,7 @@ async function transcodeWithin(service: ServiceContext, video: Video, signal: Ab
   try {
     const info = await probeMedia(ffprobePath, space.source, signal, maxSourcePixels, ledger);
     const run: TranscodeRun = { service, video, space, info, threads: ffmpegThreads(processingConcurrency), signal, ledger };
-    if (video.status === VideoStatus.Normal) return (await addNextRung(run)) ? 'continues' : undefined;
+    if (video.status === VideoStatus.Normal) return await addRemainingRungs(run);
     const { ffmpegPath } = service.config;
     const [first, pictures] = await sideBySide(
       signal,

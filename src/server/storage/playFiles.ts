@@ -26,15 +26,16 @@ export class PlayFileStore {
   }
 
   /**
-   * Adds one play file and drops those named in `unlist` (the remux a better rung replaces); run
-   * inside the step's transaction. Adding a file already listed changes nothing of it.
+   * Adds play files and drops those named in `unlist` (the remux better rungs replace); run inside
+   * the step's transaction. Adding a file already listed changes nothing of it.
    */
-  async add(videoId: string, file: PlayFile, unlist: readonly string[] = []): Promise<void> {
-    const drop = [...unlist, file.file];
+  async add(videoId: string, files: readonly PlayFile[], unlist: readonly string[] = []): Promise<void> {
+    const drop = [...unlist, ...files.map((file) => file.file)];
     await this.db.deleteFrom('play_files').where('video_id', '=', videoId).where('file', 'in', drop).execute();
+    if (files.length === 0) return;
     await this.db
       .insertInto('play_files')
-      .values({ video_id: videoId, file: file.file, bitrate: file.bitrate, label: file.label, height: file.height })
+      .values(files.map((file) => ({ video_id: videoId, file: file.file, bitrate: file.bitrate, label: file.label, height: file.height })))
       .execute();
   }
 
