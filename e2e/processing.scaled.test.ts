@@ -40,7 +40,12 @@ describe('from the widget to a playable video', () => {
       videoStatus: 1,
     });
 
-    const got = await world.getVideo(videoId);
+    // The H.264 clip reaches 1 with its remux (`Original`), which the first rung replaces and removes: play a rung.
+    let got = await world.getVideo(videoId);
+    for (let tries = 0; tries < 600 && got.VideoPlayFile.some((play) => play.BitrateLabel === 'Original'); tries++) {
+      await new Promise((wake) => setTimeout(wake, 200));
+      got = await world.getVideo(videoId);
+    }
     expect(got.Video.Status).toBe(1);
     expect(got.VideoPlayFile.length).toBeGreaterThan(0);
     expect(got.MediaSever.PlayURL).not.toBe('');

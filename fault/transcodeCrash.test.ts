@@ -13,13 +13,16 @@ afterAll(async () => {
   home.remove();
 });
 
-async function videoStatus(target: CrashableService, videoId: string): Promise<number> {
+async function videoState(target: CrashableService, videoId: string): Promise<{ status: number; labels: string[] }> {
   const query = new URLSearchParams({ ...target.auth(), Id: videoId });
-  const reply = (await (await fetch(`${target.address}/Api/Video/Get?${query}`)).json()) as { Video: { Status: number } };
-  return reply.Video.Status;
+  const reply = (await (await fetch(`${target.address}/Api/Video/Get?${query}`)).json()) as {
+    Video: { Status: number };
+    VideoPlayFile: { BitrateLabel: string }[];
+  };
+  return { status: reply.Video.Status, labels: reply.VideoPlayFile.map((file) => file.BitrateLabel) };
 }
 
-/** A service transcoding a minute of video; resolves once its transcode ffmpeg runs. */
+/** A service encoding a minute of video (the source is H.264, so this is the rungs' pass after its remux); resolves once that ffmpeg runs. */
 async function transcoding() {
   await stopCrashable(service);
   const running = await startCrashable(home, { PROCESSING_CONCURRENCY: '1' });
@@ -30,7 +33,9 @@ async function transcoding() {
   const created = await tusCreate(boot.tusEndpoint, boot.ticket, bytes.length);
   expect((await tusPatch(created.headers.get('location')!, boot.ticket, 0, bytes)).status).toBe(204);
   const ffmpeg = await waitUntil('the transcode ffmpeg', 60_000, () =>
-    childrenOf(running.process.pid).find(({ argv }) => argv[0] === 'ffmpeg' && argv.some((arg) => arg.includes(videoId))),
+    childrenOf(running.process.pid).find(
+      ({ argv }) => argv[0] === 'ffmpeg' && argv.includes('libx264') && argv.some((arg) => arg.includes(videoId)),
+    ),
   );
   return { running, videoId, ffmpeg, media: join(home.dataDir, 'media', videoId) };
 }
@@ -49,7 +54,10 @@ describe('the service killed with SIGKILL while it transcodes', () => {
     // Ended before the new service answers HTTP, long before the old transcode would have finished.
     await waitUntil('the orphaned ffmpeg to end', 2_000, () => (isRunning(ffmpeg.pid) ? undefined : true));
 
-    await waitUntil('status 1', 90_000, async () => ((await videoStatus(service!, videoId)) === 1 ? true : undefined));
+    await waitUntil('the whole ladder', 90_000, async () => {
+      const { status, labels } = await videoState(service!, videoId);
+      return status === 1 && labels.join() === '360P,240P' ? true : undefined;
+    });
     expect(readdirSync(media).filter((name) => name.startsWith('.'))).toEqual([]);
     expect(childrenOf(service.process.pid).filter(({ argv }) => argv[0] === 'ffmpeg')).toEqual([]);
     expect(readdirSync(join(home.dataDir, 'processes'))).toEqual([]);

@@ -10,6 +10,7 @@ import { MAX_JOB_ATTEMPTS, ProcessingWorker, type JobRunner } from '../src/serve
 import type { Schema } from '../src/server/storage/schema';
 import { VideoStatus } from '../src/shared/videoStatus';
 import { openTestDatabase } from './support/database';
+import { waitForLadder } from './support/ladder';
 import { makeTestVideo } from './support/media';
 import { startTestService, type TestService } from './support/service';
 import { placeMedia, withFilesOf } from './support/storage';
@@ -117,11 +118,13 @@ describe('jobs survive a stop', () => {
     const second = await startTestService({ dataDir: first.dataDir });
     try {
       await until(async () => ((await statusOf(second.db, videoId)) === 1 ? true : undefined), 'status 1');
+      // An H.264 source: status 1 with its remux, then the rungs.
+      await waitForLadder(second.db, videoId);
       expect((await second.context.stores.playFiles.forVideo(videoId)).map((play) => play.label)).toEqual(['720P', '480P', '360P']);
     } finally {
       await second.stop(true);
     }
-  });
+  }, 120_000);
 
   it(`a job cut off ${MAX_JOB_ATTEMPTS} times fails with its reason instead of looping`, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ovu-test-'));

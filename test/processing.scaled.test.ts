@@ -9,6 +9,7 @@ import type { GetVideoReply } from '../src/shared/apiReplies';
 import { PICTURE_SIZES } from '../src/server/processing/pictures';
 import { markSourceStored } from '../src/server/processing/pipeline';
 import type { Video } from '../src/server/storage/videos';
+import { waitForLadder } from './support/ladder';
 import { makeTestVideo, pictureSize, probe } from './support/media';
 import { startTestService, type TestService } from './support/service';
 import { placeMedia } from './support/storage';
@@ -73,13 +74,14 @@ async function bytesOf(url: string, init?: RequestInit): Promise<{ status: numbe
   return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
 }
 
-describe('type 1: a stored source is transcoded to status 1', () => {
+describe('type 1: a stored source is transcoded to status 1, then its ladder completed', () => {
   let videoId: string;
   let reply: GetVideoReply;
   beforeAll(async () => {
     videoId = await register(service);
     await storeSource(service, videoId, hd);
     await waitForStatus(service, videoId);
+    await waitForLadder(service.db, videoId);
     reply = await getVideo(service, videoId);
   }, 120_000);
 
@@ -209,6 +211,7 @@ describe('other sources', () => {
     const videoId = await register(service);
     await storeSource(service, videoId, small);
     await waitForStatus(service, videoId);
+    await waitForLadder(service.db, videoId);
     const reply = await getVideo(service, videoId);
     expect(reply.Video.Status).toBe(1);
     expect(reply.VideoPlayFile.map((file) => file.BitrateLabel)).toEqual(['360P', '240P']);
@@ -276,6 +279,7 @@ describe('type 2: downloaded from a loopback server', () => {
     const videoId = await register(downloading, { SourceFileGetType: '2', SourceFilePath: `http://127.0.0.1:${port}/clip.mp4` });
     const video = await waitForStatus(downloading, videoId);
     expect([video.status, video.statusReason]).toEqual([1, '']);
+    await waitForLadder(downloading.db, videoId);
     const reply = await getVideo(downloading, videoId);
     expect(reply.VideoPlayFile.map((file) => file.BitrateLabel)).toEqual(['360P', '240P']);
     expect((await bytesOf(reply.MediaSever.DownloadURL)).body.equals(readFileSync(small))).toBe(true);

@@ -53,6 +53,10 @@ export function bucketFiles(bucket: Bucket, scratch: string): MediaFiles {
         dispose: () => rm(dir, { recursive: true, force: true }),
       };
     },
+    async size(videoId, file) {
+      return (await bucket.head(mediaKey(videoId, file)))?.size;
+    },
+    remove: (videoId, files) => bucket.removeKeys(files.map((file) => mediaKey(videoId, file))),
     async send(req, res, videoId, file) {
       const key = mediaKey(videoId, file);
       const info = await bucket.head(key);

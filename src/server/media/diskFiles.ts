@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rename, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { ApiError } from '../errors';
 import { PRIVATE_FILE_MODE } from '../storage/privateModes';
@@ -35,6 +35,15 @@ export function diskFiles(dataDir: string): MediaFiles {
     },
     async downloadSpace(videoId) {
       return { dir: mediaDir(dataDir, videoId), keep: async () => undefined, dispose: async () => undefined };
+    },
+    async size(videoId, file) {
+      return stat(join(mediaDir(dataDir, videoId), file)).then(
+        (info) => info.size,
+        () => undefined,
+      );
+    },
+    async remove(videoId, files) {
+      for (const file of files) await rm(join(mediaDir(dataDir, videoId), file), { force: true });
     },
     async send(req, res, videoId, file) {
       const dir = resolve(mediaDir(dataDir, videoId));

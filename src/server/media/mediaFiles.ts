@@ -7,7 +7,7 @@ import { bucketFiles } from './bucketFiles';
 import { diskFiles } from './diskFiles';
 
 /** Where a transcode reads its source and writes its outputs, on local disk in either case. */
-interface TranscodeSpace {
+export interface TranscodeSpace {
   /** The source as a local file ffmpeg can read. */
   source: string;
   /** A private, empty folder for the outputs. */
@@ -34,6 +34,10 @@ export interface MediaFiles {
   readonly bucket: Bucket | undefined;
   transcodeSpace(videoId: string, sourceFile: string): Promise<TranscodeSpace>;
   downloadSpace(videoId: string): Promise<DownloadSpace>;
+  /** The size in bytes of one of the video's files, or undefined when there is none. */
+  size(videoId: string, file: string): Promise<number | undefined>;
+  /** Removes files of the video that are no longer published (a remux its rungs replaced); a missing one is no error. */
+  remove(videoId: string, files: readonly string[]): Promise<void>;
   /** Answers GET/HEAD with one of the video's files (name already checked), Range and all. */
   send(req: IncomingMessage, res: ServerResponse, videoId: string, file: string): Promise<void>;
   close(): void;

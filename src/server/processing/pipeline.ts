@@ -11,6 +11,7 @@ import { VideoStatus } from '../../shared/videoStatus';
  *   type 1: 8 ─upload stored─▶ 5
  *   type 2: 2 ─download starts─▶ 3 ─stored─▶ 5, or ─fails─▶ 4 (callback)
  *   5 ─transcode starts─▶ 6 ─done─▶ 1 (callback), or ─fails─▶ 7 (callback)
+ *   1 ─the remaining rungs─▶ 1 (one more transcode job: no callback, and a failure leaves 1)
  *
  * A step that is part of a caller's larger transaction is handed that transaction's stores
  * (`within`) and writes through them only, never through `service.stores`: on a database whose
@@ -21,12 +22,23 @@ interface JobStep {
   waiting: VideoStatus;
   working: VideoStatus;
   failed: typeof VideoStatus.DownloadFailed | typeof VideoStatus.TranscodingFailed;
+  /**
+   * A status in which jobs of this kind still run: after the first playable file (status 1) the
+   * transcode queues one more job for the remaining rungs. Such a job, cut off or stopped, is queued again
+   * while rungs are missing (rungsPending), its video staying in this status.
+   */
+  continuesIn?: VideoStatus;
 }
 
 /** Each kind of job as a walk through the state table: waiting ─▶ working ─▶ (run's outcome) or failed; a retry goes failed ─▶ waiting. */
 export const JOB_STEPS: Record<JobKind, JobStep> = {
   download: { waiting: VideoStatus.WaitingForDownload, working: VideoStatus.Downloading, failed: VideoStatus.DownloadFailed },
-  transcode: { waiting: VideoStatus.WaitingForTranscoding, working: VideoStatus.Transcoding, failed: VideoStatus.TranscodingFailed },
+  transcode: {
+    waiting: VideoStatus.WaitingForTranscoding,
+    working: VideoStatus.Transcoding,
+    failed: VideoStatus.TranscodingFailed,
+    continuesIn: VideoStatus.Normal,
+  },
 };
 
 /** Statuses reported to the app's callback: the ends of processing. */
@@ -123,6 +135,32 @@ export async function markTranscoded(service: ServiceContext, videoId: string, r
     if (error instanceof StaleStep) return false;
     throw error;
   }
+}
+
+/**
+ * The remaining rungs of a video already in status 1: listed together with their bytes, and the
+ * files in `replaces` (the remux they outrank) unlisted in the same transaction, so the list only
+ * ever names files that exist. Returns false when the video is no longer in status 1 (nothing is
+ * written).
+ */
+export async function markRungsAdded(
+  service: ServiceContext,
+  videoId: string,
+  rungs: readonly { playFile: PlayFile; bytes: number }[],
+  replaces: { file: string; bytes: number } | undefined,
+): Promise<boolean> {
+  const now = service.now();
+  return service.stores.transaction(async (tx) => {
+    if ((await tx.videos.get(videoId))?.status !== VideoStatus.Normal) return false;
+    await tx.playFiles.add(
+      videoId,
+      rungs.map((rung) => rung.playFile),
+      replaces ? [replaces.file] : [],
+    );
+    const added = rungs.reduce((sum, rung) => sum + rung.bytes, 0);
+    await tx.videos.addRenditionBytes(videoId, added - (replaces?.bytes ?? 0), now);
+    return true;
+  });
 }
 
 export type RetryOutcome = { retried: JobKind } | { refused: VideoStatus | undefined };

@@ -9,7 +9,14 @@ describe('describeMedia', () => {
     const info = describeMedia(
       json({ streams: [videoStream, { codec_type: 'audio' }], format: { duration: '12.3456', bit_rate: '2500000' } }),
     );
-    expect(info).toEqual({ duration: 12.346, displayWidth: 1920, displayHeight: 1080, rotation: 0, hasAudio: true, bitrateKbps: 2500 });
+    expect(info).toMatchObject({
+      duration: 12.346,
+      displayWidth: 1920,
+      displayHeight: 1080,
+      rotation: 0,
+      hasAudio: true,
+      bitrateKbps: 2500,
+    });
   });
 
   it('swaps width and height for a quarter turn, from a display matrix or an old rotate tag', () => {
@@ -29,6 +36,19 @@ describe('describeMedia', () => {
   it('applies a non-square sample aspect ratio (anamorphic DVD)', () => {
     const dvd = { codec_type: 'video', width: 720, height: 576, sample_aspect_ratio: '64:45' };
     expect(describeMedia(json({ streams: [dvd], format: { duration: '1' } }))).toMatchObject({ displayWidth: 1024, displayHeight: 576 });
+  });
+
+  it('reads the codecs by what ffprobe saw: container, picture (profile, pixel format) and the first audio stream', () => {
+    const streams = [
+      { index: 0, codec_type: 'data', codec_name: 'bin_data' },
+      { ...videoStream, index: 1, codec_name: 'h264', profile: 'High', pix_fmt: 'yuv420p' },
+      { index: 2, codec_type: 'audio', codec_name: 'aac' },
+    ];
+    expect(describeMedia(json({ streams, format: { duration: '1', format_name: 'mov,mp4,m4a,3gp,3g2,mj2' } })).codecs).toEqual({
+      container: 'mov,mp4,m4a,3gp,3g2,mj2',
+      video: { index: 1, codec: 'h264', profile: 'High', pixelFormat: 'yuv420p' },
+      audio: { index: 2, codec: 'aac' },
+    });
   });
 
   it('works out the bitrate from size and duration when ffprobe gives none', () => {

@@ -37,10 +37,25 @@ export interface MediaInfo {
   hasAudio: boolean;
   /** Whole file, kilobits per second; 0 when neither ffprobe nor size and duration tell. */
   bitrateKbps: number;
+  /** The streams as ffprobe reads them: what `remuxPlan` (playability.ts) decides by. */
+  codecs: StreamCodecs;
+}
+
+/** The codecs ffprobe reads, not what the file's name claims. */
+export interface StreamCodecs {
+  /** ffprobe's demuxer name, e.g. `mov,mp4,m4a,3gp,3g2,mj2` for MP4, MOV and M4V alike. */
+  container: string;
+  video: { index: number; codec: string; profile: string; pixelFormat: string };
+  /** The first audio stream; absent when there is none. */
+  audio?: { index: number; codec: string };
 }
 
 interface ProbeStream {
+  index?: number;
   codec_type?: string;
+  codec_name?: string;
+  profile?: string;
+  pix_fmt?: string;
   width?: number;
   height?: number;
   sample_aspect_ratio?: string;
@@ -100,13 +115,19 @@ export function describeMedia(json: string, maxPixels = Number.MAX_SAFE_INTEGER)
   const shownWidth = Math.max(1, Math.round(video.width! * sampleAspect(video.sample_aspect_ratio)));
   const quarterTurn = rotation === 90 || rotation === 270;
   const size = positive(parsed.format?.size);
+  const audio = streams.find((stream) => stream.codec_type === 'audio');
   return {
     duration: Math.round(duration * 1000) / 1000,
     displayWidth: quarterTurn ? video.height! : shownWidth,
     displayHeight: quarterTurn ? shownWidth : video.height!,
     rotation,
-    hasAudio: streams.some((stream) => stream.codec_type === 'audio'),
+    hasAudio: audio !== undefined,
     bitrateKbps: Math.round((positive(parsed.format?.bit_rate) || (size * 8) / duration) / 1000),
+    codecs: {
+      container: parsed.format?.format_name ?? '',
+      video: { index: video.index ?? 0, codec: video.codec_name ?? '', profile: video.profile ?? '', pixelFormat: video.pix_fmt ?? '' },
+      ...(audio ? { audio: { index: audio.index ?? 0, codec: audio.codec_name ?? '' } } : {}),
+    },
   };
 }
 

@@ -8,16 +8,23 @@ import { VideoStatus } from '../../shared/videoStatus';
 import { noSpaceReason } from '../outages';
 import { downloadRoom } from '../quota/quotas';
 import { downloadSource } from './download';
-import { JOB_STEPS, markProcessed, markSourceStored } from './pipeline';
+import { enqueueJob, JOB_STEPS, markProcessed, markSourceStored } from './pipeline';
 import { appsAtShare, jobPools, type JobPool } from './pools';
 import { ProcessLedger } from './processLedger';
+import { rungsPending } from './rungs';
 import { removeWorkFolders, transcodeVideo } from './transcode';
 
 /** What a job's run came to, for the job duration metric (operator/metrics.ts). */
 export type JobOutcome = 'done' | 'failed' | 'requeued' | 'dropped' | 'lost';
 
-/** Does a job's work for a video already moved into the job's working status; ends in its next status. */
-export type JobRunner = (service: ServiceContext, video: Video, signal: AbortSignal) => Promise<void>;
+/**
+ * Does a job's work for a video already moved into the job's working status; ends in its next
+ * status. `'continues'`: the video reached the status its step continues in with work left (a
+ * transcode's remaining rungs); the job is recorded done and a new one queued behind the others,
+ * so that work waits its turn and the videos already waiting for their first playable file go
+ * first.
+ */
+export type JobRunner = (service: ServiceContext, video: Video, signal: AbortSignal) => Promise<void | 'continues'>;
 
 const JOB_KINDS = Object.keys(JOB_STEPS) as JobKind[];
 
@@ -75,10 +82,16 @@ async function resumeCutOffJobs(service: ServiceContext, before: number): Promis
       });
       continue;
     }
-    const status = (await videos.get(job.videoId))?.status;
+    const video = await videos.get(job.videoId);
+    const status = video?.status;
     // The step's outcome and the job's 'done' are written one after the other, so a job cut off
-    // between them has a video that already moved on: that step finished.
-    if (status !== step.working && status !== step.waiting) {
+    // between them has a video that already moved on: that step finished. Unless rungs are still
+    // to come to a video in status 1: its job goes back to the queue to add them (its status stays).
+    const continues =
+      video !== undefined &&
+      status === step.continuesIn &&
+      rungsPending(video.needHandleSpecial, await service.stores.playFiles.forVideo(video.id));
+    if (status !== step.working && status !== step.waiting && !continues) {
       await jobs.finish(job, 'done', '', now, fence);
       continue;
     }
@@ -283,7 +296,10 @@ export class ProcessingWorker {
     const step = JOB_STEPS[job.kind];
     const fields = { jobId: job.id, videoId: job.videoId, kind: job.kind, attempt: job.attempts };
     const { videos } = service.stores;
-    if (!(await videos.transition(job.videoId, [step.waiting], step.working, '', service.now()))) {
+    const moved = await videos.transition(job.videoId, [step.waiting], step.working, '', service.now());
+    // A job queued again after its video reached the status it continues in (a transcode's rungs) runs on from there.
+    const continuing = !moved && step.continuesIn !== undefined && (await videos.get(job.videoId))?.status === step.continuesIn;
+    if (!moved && !continuing) {
       const reason = `video is not in status ${step.waiting}`;
       await jobs.finish(job, 'failed', reason, service.now());
       service.log.warn('processing job dropped', { ...fields, reason });
@@ -292,8 +308,13 @@ export class ProcessingWorker {
     service.log.info('processing job started', fields);
     try {
       // Re-read so the runner sees what the transition (and any earlier step) stored.
-      await this.runners[job.kind](service, (await videos.get(job.videoId))!, signal);
-      await jobs.finish(job, 'done', '', service.now());
+      const outcome = await this.runners[job.kind](service, (await videos.get(job.videoId))!, signal);
+      if (outcome === 'continues') {
+        // Done and its follower queued together: a crash between them would leave rungs nobody adds.
+        await service.stores.transaction(async (tx) => {
+          if (await tx.jobs.finish(job, 'done', '', service.now())) await enqueueJob(service, job.videoId, job.kind, tx);
+        });
+      } else await jobs.finish(job, 'done', '', service.now());
       service.log.info('processing job done', fields);
       return 'done';
     } catch (error) {

@@ -15,6 +15,9 @@ const LADDER: readonly Rung[] = [
   { size: 240, videoKbps: 300 },
 ];
 
+/** The lightest rung's short side: the whole ladder of a source just above it, or the foot of a taller one. */
+export const LADDER_FOOT = LADDER[LADDER.length - 1]!.size;
+
 const MAX_RENDITIONS = 3;
 
 export interface Rendition {
@@ -72,7 +75,14 @@ const KEYFRAME_SECONDS = 2;
  * source's rotation while decoding, so the sizes here are the shown ones. A source without audio
  * gives renditions without audio (`0:a:0?` maps it only when present).
  */
-export function transcodeArgs(input: string, outputs: readonly RenditionOutput[], threads: number, maxPixels: number): string[] {
+export function transcodeArgs(
+  input: string,
+  outputs: readonly RenditionOutput[],
+  threads: number,
+  maxPixels: number,
+  options: { /** false: leave the sound out (it could not be decoded). @default true */ audio?: boolean } = {},
+): string[] {
+  const audio = options.audio ?? true;
   const branches = outputs.map((_, index) => `[s${index}]`).join('');
   const scales = outputs
     .map(({ rendition }, index) => `[s${index}]scale=${rendition.width}:${rendition.height},setsar=1[v${index}]`)
@@ -100,8 +110,7 @@ export function transcodeArgs(input: string, outputs: readonly RenditionOutput[]
     args.push(
       '-map',
       `[v${index}]`,
-      '-map',
-      '0:a:0?',
+      ...(audio ? ['-map', '0:a:0?'] : []),
       '-c:v',
       'libx264',
       '-preset',
@@ -116,12 +125,7 @@ export function transcodeArgs(input: string, outputs: readonly RenditionOutput[]
       `${rendition.videoKbps * 2}k`,
       '-force_key_frames',
       `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`,
-      '-c:a',
-      'aac',
-      '-b:a',
-      `${rendition.audioKbps}k`,
-      '-ac',
-      '2',
+      ...(audio ? ['-c:a', 'aac', '-b:a', `${rendition.audioKbps}k`, '-ac', '2'] : ['-an']),
       '-threads',
       String(threads),
       '-map_metadata',

@@ -25,6 +25,20 @@ export class PlayFileStore {
       .execute();
   }
 
+  /**
+   * Adds play files and drops those named in `unlist` (the remux better rungs replace); run inside
+   * the step's transaction. Adding a file already listed changes nothing of it.
+   */
+  async add(videoId: string, files: readonly PlayFile[], unlist: readonly string[] = []): Promise<void> {
+    const drop = [...unlist, ...files.map((file) => file.file)];
+    await this.db.deleteFrom('play_files').where('video_id', '=', videoId).where('file', 'in', drop).execute();
+    if (files.length === 0) return;
+    await this.db
+      .insertInto('play_files')
+      .values(files.map((file) => ({ video_id: videoId, file: file.file, bitrate: file.bitrate, label: file.label, height: file.height })))
+      .execute();
+  }
+
   /** Replaces the video's renditions; run inside the step's transaction. */
   async replace(videoId: string, files: readonly PlayFile[]): Promise<void> {
     await this.db.deleteFrom('play_files').where('video_id', '=', videoId).execute();

@@ -185,6 +185,15 @@ export class VideoStore {
       .execute();
   }
 
+  /** A play file added (positive) or removed (negative) after status 1, counted like those of {@link recordTranscode}. */
+  async addRenditionBytes(id: string, delta: number, now: number): Promise<void> {
+    await this.db
+      .updateTable('videos')
+      .set((eb) => ({ rendition_bytes: eb('rendition_bytes', '+', delta), updated_at: now }))
+      .where('id', '=', id)
+      .execute();
+  }
+
   /** Bytes of every play file and picture of the app's videos, and of the sources the service downloaded for them. */
   async storedBytesOfApp(appId: string): Promise<number> {
     const row = await this.db

@@ -1,0 +1,171 @@
+/**
+ * Playable first, complete later (issue 22, item 4): on the real queue and ffmpeg, from the
+ * upload's last byte (the source stored, status 5) to status 1, and to the full ladder (no job
+ * left), with the CPU-seconds the service and its ffmpeg children spent per minute of output.
+ * Sources made by ffmpeg here: H.264/AAC MP4 (remuxed first) and VP9/Opus WebM (encoded).
+ */
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { mediaDir } from '../src/server/media/paths';
+import { markSourceStored } from '../src/server/processing/pipeline';
+import { VideoStatus } from '../src/shared/videoStatus';
+import { startTestService, type TestService } from '../test/support/service';
+import { registerVideo } from '../test/uploadHelpers';
+import { fixed, printTable } from './support/table';
+
+/** One video's processing may take this long before the bench gives up. */
+const LIMIT_MS = 900_000;
+/** Linux's clock ticks per second for /proc's CPU times (USER_HZ, 100 everywhere that matters). */
+const CLOCK_TICKS = 100;
+
+interface Source {
+  name: string;
+  seconds: number;
+  width: number;
+  height: number;
+  /** H.264/AAC MP4 or VP9/Opus WebM. */
+  kind: 'mp4' | 'webm';
+  grainy: boolean;
+  /** Whether the bench waits for the whole ladder (a long grainy 1080p one takes many minutes on 2 cores). */
+  ladder: boolean;
+}
+
+const SOURCES: Source[] = [
+  { name: 'testsrc', seconds: 10, width: 1280, height: 720, kind: 'mp4', grainy: false, ladder: true },
+  { name: 'grainy', seconds: 10, width: 1280, height: 720, kind: 'mp4', grainy: true, ladder: true },
+  { name: 'grainy', seconds: 60, width: 1920, height: 1080, kind: 'mp4', grainy: true, ladder: false },
+  // Lightest rung first: issue 22's target is status 1 within 0.3 × the duration on 2 cores.
+  { name: 'testsrc', seconds: 60, width: 1280, height: 720, kind: 'webm', grainy: false, ladder: true },
+];
+
+async function makeSource(dir: string, source: Source): Promise<string> {
+  const file = join(dir, `${source.name}-${source.seconds}s-${source.height}p.${source.kind}`);
+  const picture = source.grainy
+    ? `testsrc2=size=${source.width}x${source.height}:rate=30:duration=${source.seconds},noise=alls=12:allf=t`
+    : `testsrc=size=${source.width}x${source.height}:rate=30:duration=${source.seconds}`;
+  const codecs =
+    source.kind === 'mp4'
+      ? ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '23', '-pix_fmt', 'yuv420p', '-c:a', 'aac']
+      : ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '2M', '-c:a', 'libopus'];
+  await promisify(execFile)('ffmpeg', [
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    picture,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${source.seconds}`,
+    ...codecs,
+    '-shortest',
+    file,
+  ]);
+  return file;
+}
+
+/** CPU-seconds of this process and of every child it has waited for (the service runs in-process; ffmpeg are its children). */
+function cpuSeconds(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  // After "pid (comm) ": state is field 3, so utime, stime, cutime, cstime (fields 14 to 17) are at 11 to 14.
+  return [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0) / CLOCK_TICKS;
+}
+
+async function until<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + LIMIT_MS;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} not reached in ${LIMIT_MS} ms`);
+    await new Promise((wake) => setTimeout(wake, 20));
+  }
+}
+
+async function timeOne(service: TestService, file: string, source: Source) {
+  const videoId = await registerVideo(service);
+  const name = `source.${source.kind}`;
+  const dir = mediaDir(service.dataDir, videoId);
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(file, join(dir, name));
+  const cpuStart = cpuSeconds();
+  const start = performance.now();
+  if (!(await markSourceStored(service.context, videoId, name))) throw new Error('the video did not move to status 5');
+  const { stores } = service.context;
+  const playable = await until('status 1', async () => {
+    const video = (await stores.videos.get(videoId))!;
+    if (video.status === VideoStatus.TranscodingFailed) throw new Error(`transcoding failed: ${video.statusReason}`);
+    return video.status === VideoStatus.Normal ? (performance.now() - start) / 1000 : undefined;
+  });
+  const first = (await stores.playFiles.forVideo(videoId)).map((play) => play.label).join(' ');
+  let ladder: number | undefined;
+  let cpu: number | undefined;
+  let last = '';
+  if (source.ladder) {
+    ladder = await until('the full ladder', async () => {
+      const active = (await stores.jobs.forVideo(videoId)).some((job) => job.state === 'queued' || job.state === 'running');
+      return active ? undefined : (performance.now() - start) / 1000;
+    });
+    cpu = cpuSeconds() - cpuStart;
+    last = (await stores.playFiles.forVideo(videoId)).map((play) => play.label).join(' ');
+  }
+  return { playable, first, ladder, cpu, last };
+}
+
+/** `only`: the sources of one kind, when measuring one path (e.g. the WebM alone, through `tsx -e`). */
+export async function playableFirstBench(only?: Source['kind']): Promise<void> {
+  const sources = SOURCES.filter((source) => only === undefined || source.kind === only);
+  const work = mkdtempSync(join(tmpdir(), 'ovu-bench-playable-'));
+  const rows: (string | number)[][] = [];
+  try {
+    for (const source of sources) {
+      const file = await makeSource(work, source);
+      // A service per source, so a ladder left running (ladder: false) does not slow the next one.
+      const service = await startTestService();
+      try {
+        const { playable, first, ladder, cpu, last } = await timeOne(service, file, source);
+        const outputMinutes = source.seconds / 60;
+        rows.push([
+          `${source.name} ${source.seconds} s ${source.height}p ${source.kind === 'mp4' ? 'H.264/AAC MP4' : 'VP9/Opus WebM'}`,
+          fixed(statSync(file).size / 1024 ** 2, 1),
+          first,
+          fixed(playable, 2),
+          fixed(playable / source.seconds, 2),
+          ladder === undefined ? '–' : fixed(ladder, 1),
+          ladder === undefined ? '–' : fixed(source.seconds / ladder, 2),
+          cpu === undefined ? '–' : fixed(cpu / outputMinutes, 0),
+          last || '–',
+        ]);
+      } finally {
+        await service.stop(true);
+      }
+    }
+    console.log('last byte = the source stored (status 5); default PROCESSING_CONCURRENCY; one video at a time');
+    console.log('CPU-s per output minute: the service process and its ffmpeg children, from status 5 to the full ladder\n');
+    printTable(
+      [
+        'source',
+        'MB',
+        'at status 1',
+        's to status 1',
+        'status 1 / duration',
+        's to full ladder',
+        'x realtime (ladder)',
+        'CPU-s / output min',
+        'full ladder',
+      ],
+      rows,
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await playableFirstBench();
