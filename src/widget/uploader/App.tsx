@@ -16,7 +16,7 @@ import { SendingPanel } from './SendingPanel';
 import type { StartUpload } from './uploadCore';
 import { questionWords, statusLine } from './uploaderText';
 import { useUploadMachine } from './useUploadMachine';
-import type { previewVideo } from './videoPreview';
+import { previewVideo, sharedPreview } from './videoPreview';
 
 export interface AppProps {
   boot: UploadPageBoot;
@@ -54,19 +54,22 @@ export function App({
   now = performanceNow,
   autoRetryMs = 10_000,
   discard = discardUpload,
-  preview,
+  preview: givenPreview = previewVideo,
   processingStatus = fetchProcessingStatus,
   statusPollMs = 5000,
   handles: givenHandles,
 }: AppProps) {
   // The overlay's iframe is third-party: its storage is partitioned or refused, so only the popup keeps handles.
   const handles = useMemo(() => givenHandles ?? (boot.form === 'popup' ? browserHandleStore() : undefined), [givenHandles, boot.form]);
+  // One reading per file for the duration check and the Preview.
+  const preview = useMemo(() => sharedPreview(givenPreview), [givenPreview]);
   const { model, send, setup, meter } = useUploadMachine({
     boot,
     strings,
     host,
     startUpload,
     fingerprint,
+    preview,
     now,
     autoRetryMs,
     discard,
@@ -98,6 +101,7 @@ export function App({
         <ChoosePanel
           texts={t}
           maxFileSize={boot.maxFileSize}
+          limits={boot.limits}
           stored={model.stored}
           keptHandle={model.keptHandle}
           keepsHandles={!!handles}

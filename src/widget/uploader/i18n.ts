@@ -32,7 +32,20 @@ export interface Texts {
   notVideoContent(name: string): string;
   unreadable(name: string): string;
   tooLarge(name: string, max: string): string;
+  /** The page's `accept` does not list the file's container. */
+  notAccepted(name: string, container: string, accepted: string): string;
+  tooShort(name: string, duration: string, min: string): string;
+  tooLong(name: string, duration: string, max: string): string;
+  /** A duration limit is set and the browser could not read the file's duration. */
+  durationUnknown(name: string): string;
+  /** Under the size limit: the page's restrictions, said before a file is chosen. */
+  acceptHint(accepted: string): string;
+  durationRange(min: string, max: string): string;
+  durationAtLeast(min: string): string;
+  durationAtMost(max: string): string;
   networkError: string;
+  /** The page's origin reaches the service's pages but not its upload path: a setting to change. */
+  unreachable(pageOrigin: string, serviceOrigin: string, uploadPath: string): string;
   serverRefused(code: string | undefined): string;
   success(name: string): string;
   /** Under the success line: what happens to the file now. */
@@ -93,7 +106,16 @@ export function textsFor(table: StringTable): Texts {
     notVideoContent: (name) => t('notVideoContent')({ name }),
     unreadable: (name) => t('unreadable')({ name }),
     tooLarge: (name, max) => t('tooLarge')({ name, max }),
+    notAccepted: (name, container, accepted) => t('notAccepted')({ name, container, accepted }),
+    tooShort: (name, duration, min) => t('tooShort')({ name, duration, min }),
+    tooLong: (name, duration, max) => t('tooLong')({ name, duration, max }),
+    durationUnknown: (name) => t('durationUnknown')({ name }),
+    acceptHint: (accepted) => t('acceptHint')({ accepted }),
+    durationRange: (min, max) => t('durationRange')({ min, max }),
+    durationAtLeast: (min) => t('durationAtLeast')({ min }),
+    durationAtMost: (max) => t('durationAtMost')({ max }),
     networkError: table.networkError,
+    unreachable: (pageOrigin, serviceOrigin, uploadPath) => t('unreachable')({ pageOrigin, serviceOrigin, uploadPath }),
     serverRefused: (code) =>
       code === TOO_MANY_REQUESTS ? t('tooManyUploads')({ code }) : code ? t('serverRefused')({ code }) : table.serverRefusedNoCode,
     success: (name) => t('success')({ name }),

@@ -6,10 +6,11 @@
  * docs/widget.md is drawn from, and machine.test.ts checks `reduce` against it.
  */
 import type { PageMessage, WithoutEnvelope } from '../../shared/messages';
+import type { ContentLimits } from '../../shared/restrictions';
 import type { ResumeState } from '../../shared/uploadPage';
-import { PROCESSED_STATUSES, type UploadProgressInfo } from '../../shared/widgetConfig';
-import { refuseFile } from './fileChecks';
-import { formatBytes } from './format';
+import { PROCESSED_STATUSES, type Container, type FileRefusal, type UploadProgressInfo, type WidgetCode } from '../../shared/widgetConfig';
+import { needsDuration, refuseContent, refuseFile } from './fileChecks';
+import { containerLabel, formatBytes, formatLength } from './format';
 import type { Texts } from './i18n';
 
 /** What the machine needs of a chosen file (a `File` in the browser). */
@@ -90,7 +91,8 @@ export interface Model<F extends FileLike = FileLike, H extends HandleLike = Han
 export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = HandleLike> =
   /** A file picked, dropped, pasted or reopened from its handle. */
   | { type: 'choose'; file: F; handle?: H | undefined }
-  | { type: 'checked'; attempt: number; print: string }
+  /** The first bytes are a video container; `duration` in seconds when it was read ({@link needsDuration}) and the browser could tell. */
+  | { type: 'checked'; attempt: number; print: string; container: Container; duration?: number | undefined }
   | { type: 'checkFailed'; attempt: number; refusal: 'notVideoContent' | 'unreadable' }
   /** The service holds `resume.offset` bytes of the file (created, resumed or a chunk confirmed). */
   | { type: 'stored'; resume: ResumeState }
@@ -100,6 +102,12 @@ export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = Ha
   | { type: 'refused'; attempt: number; code: string | undefined; requestId?: string | undefined }
   /** Failures outlasted the transport's retries; `online` is what the browser says now. */
   | { type: 'networkError'; attempt: number; bytesUploaded: number; online: boolean }
+  /**
+   * The page's origin reaches the service's pages but not its upload path (a proxy that does not
+   * pass it on): no retry can help. `serviceOrigin` is the origin of the endpoint the service
+   * advertised (its PUBLIC_URL), `uploadPath` the path the requests went to on the page's origin.
+   */
+  | { type: 'unreachable'; attempt: number; pageOrigin: string; serviceOrigin: string; uploadPath: string }
   | { type: 'pause' }
   /** Resume, Try again, the browser back online, or the retry timer. */
   | { type: 'resume' }
@@ -125,8 +133,8 @@ export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = Ha
 
 export type Effect<F extends FileLike = FileLike, H extends HandleLike = HandleLike> =
   | { type: 'post'; message: WithoutEnvelope<PageMessage> }
-  /** Sniff the first bytes, then fingerprint: answered by `checked` or `checkFailed`. */
-  | { type: 'check'; attempt: number; file: F }
+  /** Sniff the first bytes, read the duration when `duration`, then fingerprint: answered by `checked` or `checkFailed`. */
+  | { type: 'check'; attempt: number; file: F; duration: boolean }
   /** Start the transport; its events carry `attempt`. */
   | { type: 'start'; attempt: number; file: F; print: string; resume: ResumeState | null }
   | { type: 'pauseTransport' }
@@ -151,10 +159,13 @@ export type Effect<F extends FileLike = FileLike, H extends HandleLike = HandleL
   /** Ask the service how processing goes, now or after the poll interval: answered by `processing`. */
   | { type: 'askProcessing'; when: 'now' | 'later' };
 
-/** Fixed for one page: who the messages are about, the limit, and the words. */
+/** Fixed for one page: who the messages are about, the limits, and the words. */
 export interface MachineSetup {
   videoId: string;
+  /** Bytes: the service's limit, or the page's `maxFileSize` when smaller. */
   maxFileSize: number;
+  /** The page's `accept`, `minDuration` and `maxDuration` (a recording stops at `maxDuration` too). */
+  limits: ContentLimits;
   texts: Texts;
 }
 
@@ -227,11 +238,40 @@ const fileInfo = (setup: MachineSetup, file: FileLike) => ({ videoId: setup.vide
 const post = <F extends FileLike, H extends HandleLike>(message: WithoutEnvelope<PageMessage>): Effect<F, H> => ({ type: 'post', message });
 const FINAL_STATUSES: readonly number[] = PROCESSED_STATUSES;
 
-/** The file is refused before any byte is sent: say why, and tell the host. */
-function refuse<F extends FileLike, H extends HandleLike>(model: Model<F, H>, setup: MachineSetup, file: F, text: string): Step<F, H> {
+/** What the person reads about a refusal: the file's name and, where it helps, the limit it missed. */
+function refusalText(setup: MachineSetup, refusal: FileRefusal, file: FileLike, container?: Container, duration?: number): string {
+  const { texts: t, limits } = setup;
+  switch (refusal) {
+    case 'tooLarge':
+      return t.tooLarge(file.name, formatBytes(setup.maxFileSize, t));
+    case 'notAccepted':
+      return t.notAccepted(file.name, containerLabel(container!), (limits.accept ?? []).map(containerLabel).join(', '));
+    case 'tooShort':
+      return t.tooShort(file.name, formatLength(duration!, t), formatLength(limits.minDuration!, t));
+    case 'tooLong':
+      return t.tooLong(file.name, formatLength(duration!, t), formatLength(limits.maxDuration!, t));
+    case 'empty':
+    case 'notVideo':
+    case 'notVideoContent':
+    case 'unreadable':
+    case 'durationUnknown':
+      return t[refusal](file.name);
+  }
+}
+
+/** The file is refused before any byte is sent: say why, and tell the host which check it failed. */
+function refuse<F extends FileLike, H extends HandleLike>(
+  model: Model<F, H>,
+  setup: MachineSetup,
+  file: F,
+  refusal: FileRefusal,
+  container?: Container,
+  duration?: number,
+): Step<F, H> {
+  const text = refusalText(setup, refusal, file, container, duration);
   return {
     model: { ...model, state: { kind: 'failed' }, notice: { tone: 'error', text } },
-    effects: [post({ type: 'failure', info: { ...fileInfo(setup, file), reason: 'rejected', message: text } })],
+    effects: [post({ type: 'failure', info: { ...fileInfo(setup, file), reason: 'rejected', code: refusal, message: text } })],
   };
 }
 
@@ -242,19 +282,12 @@ function choose<F extends FileLike, H extends HandleLike>(
   handle: H | undefined,
 ): Step<F, H> {
   if (!isPicking(model.state)) return { model, effects: [] };
-  const { texts: t } = setup;
   const refusal = refuseFile(file, setup.maxFileSize);
-  if (refusal)
-    return refuse(
-      model,
-      setup,
-      file,
-      refusal === 'tooLarge' ? t.tooLarge(file.name, formatBytes(setup.maxFileSize, t)) : t[refusal](file.name),
-    );
+  if (refusal) return refuse(model, setup, file, refusal);
   const attempt = model.attempt + 1;
   return {
     model: { ...model, attempt, notice: null, state: { kind: 'checking', file, handle } },
-    effects: [{ type: 'check', attempt, file }],
+    effects: [{ type: 'check', attempt, file, duration: needsDuration(setup.limits) }],
   };
 }
 
@@ -278,9 +311,15 @@ function begin<F extends FileLike, H extends HandleLike>(
   };
 }
 
-function checked<F extends FileLike, H extends HandleLike>(model: Model<F, H>, print: string): Step<F, H> {
+function checked<F extends FileLike, H extends HandleLike>(
+  model: Model<F, H>,
+  setup: MachineSetup,
+  { print, container, duration }: Extract<UploadEvent<F, H>, { type: 'checked' }>,
+): Step<F, H> {
   if (model.state.kind !== 'checking') return { model, effects: [] };
   const { file, handle } = model.state;
+  const refusal = refuseContent(container, duration, setup.limits);
+  if (refusal) return refuse(model, setup, file, refusal, container, duration);
   const saved = model.stored;
   const resume = saved && saved.fingerprint === print && saved.size === file.size && saved.fileName === file.name ? saved : null;
   // Another file would replace the bytes the service holds: ask before they are lost.
@@ -381,11 +420,9 @@ export function reduce<F extends FileLike, H extends HandleLike>(
     case 'choose':
       return choose(model, setup, event.file, event.handle);
     case 'checked':
-      return event.attempt === model.attempt ? checked(model, event.print) : same;
+      return event.attempt === model.attempt ? checked(model, setup, event) : same;
     case 'checkFailed':
-      return event.attempt === model.attempt && state.kind === 'checking'
-        ? refuse(model, setup, state.file, t[event.refusal](state.file.name))
-        : same;
+      return event.attempt === model.attempt && state.kind === 'checking' ? refuse(model, setup, state.file, event.refusal) : same;
     case 'stored':
       return { model: { ...model, stored: event.resume }, effects: [] };
     case 'progress': {
@@ -431,6 +468,23 @@ export function reduce<F extends FileLike, H extends HandleLike>(
     case 'networkError': {
       const sending = live(model, event.attempt);
       return sending ? networkError(model, setup, sending, event.bytesUploaded, event.online) : same;
+    }
+    case 'unreachable': {
+      const sending = live(model, event.attempt);
+      if (!sending) return same;
+      const text = t.unreachable(event.pageOrigin, event.serviceOrigin, event.uploadPath);
+      return {
+        model: { ...model, state: { kind: 'failed' }, notice: { tone: 'error', text } },
+        effects: [
+          { type: 'releaseTransport' },
+          post({ type: 'uploading', busy: false }),
+          // A setting to change, as a refused configuration is: `done` rejects at once.
+          post({
+            type: 'failure',
+            info: { ...fileInfo(setup, sending.file), reason: 'validation', code: 'unreachable' satisfies WidgetCode, message: text },
+          }),
+        ],
+      };
     }
     case 'pause':
       return pause(model);
@@ -513,6 +567,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: ['idle', 'cancelled'], on: 'reopened', to: ['failed'], note: 'empty, not a video, too large' },
   { from: ['checking'], on: 'checked', to: ['uploading'] },
   { from: ['checking'], on: 'checked', to: ['idle'], note: 'asks before replacing stored bytes' },
+  { from: ['checking'], on: 'checked', to: ['failed'], note: 'not accepted, too short, too long, length unknown' },
   { from: ['checking'], on: 'checkFailed', to: ['failed'] },
   { from: ['idle'], on: 'answerRisky', to: ['uploading'], note: 'replace' },
   { from: ['uploading'], on: 'progress', to: ['finishing'], note: 'every byte sent' },
@@ -522,5 +577,6 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: ['paused', 'offline', 'retrying'], on: 'resume', to: ['uploading', 'finishing'] },
   { from: SENDING, on: 'succeeded', to: ['done'] },
   { from: SENDING, on: 'refused', to: ['failed'] },
+  { from: SENDING, on: 'unreachable', to: ['failed'] },
   { from: SENDING, on: 'cancel', to: ['cancelled'] },
 ];

@@ -9,6 +9,7 @@ import { initialModel, reduce, type Effect, type MachineSetup, type Model, type 
 import { SpeedMeter } from './speedMeter';
 import { throttle } from './throttle';
 import type { StartUpload, UploadControl } from './uploadCore';
+import type { previewVideo } from './videoPreview';
 import { sniffVideoContainer } from './videoSignature';
 
 /** The host's `onProgress` at most 10 times a second. */
@@ -26,6 +27,8 @@ export interface UploadWiring {
   host: HostLink;
   startUpload: StartUpload;
   fingerprint(file: File): Promise<string>;
+  /** The chosen file's preview, which also tells its duration (shared with the Preview: read once per file). */
+  preview: typeof previewVideo;
   /** Milliseconds, for the speed estimate. */
   now: () => number;
   /** After a network failure while the browser says it is online, try again after this long. */
@@ -36,16 +39,40 @@ export interface UploadWiring {
   handles: HandleStore | undefined;
 }
 
-/** Sniff the first bytes (a renamed text file is refused before it is stored), then fingerprint. */
+/** Distributive, so each event keeps its own fields. */
+type WithoutAttempt<E> = E extends unknown ? Omit<E, 'attempt'> : never;
+/** The check's answer, without the attempt it belongs to. */
+type CheckOutcome = WithoutAttempt<Extract<UploaderEvent, { type: 'checked' | 'checkFailed' }>>;
+
+/** The duration in seconds the browser reads for the file, or undefined when it cannot tell. */
+async function durationOf(file: File, preview: typeof previewVideo): Promise<number | undefined> {
+  const done = new AbortController();
+  try {
+    const result = await preview(file, done.signal);
+    return result.kind === 'ready' && Number.isFinite(result.duration) ? result.duration : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    done.abort();
+  }
+}
+
+/**
+ * Sniff the first bytes (a renamed text file is refused before it is stored), read the duration
+ * when the page limits it, then fingerprint. The machine decides on the page's restrictions.
+ */
 async function check(
   file: File,
   fingerprint: UploadWiring['fingerprint'],
-): Promise<{ print: string } | { refusal: 'notVideoContent' | 'unreadable' }> {
+  preview: typeof previewVideo | undefined,
+): Promise<CheckOutcome> {
   try {
-    if (!(await sniffVideoContainer(file))) return { refusal: 'notVideoContent' };
-    return { print: await fingerprint(file) };
+    const container = await sniffVideoContainer(file);
+    if (!container) return { type: 'checkFailed', refusal: 'notVideoContent' };
+    const duration = preview && (await durationOf(file, preview));
+    return { type: 'checked', print: await fingerprint(file), container, duration };
   } catch {
-    return { refusal: 'unreadable' };
+    return { type: 'checkFailed', refusal: 'unreadable' };
   }
 }
 
@@ -55,10 +82,11 @@ async function check(
  * does: the host's messages, the retry after a network failure, the kept handle at opening.
  */
 export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; send: Send; setup: MachineSetup; meter: SpeedMeter } {
-  const { boot, strings, host, startUpload, fingerprint, now, autoRetryMs, discard, processingStatus, statusPollMs, handles } = wiring;
+  const { boot, strings, host, startUpload, fingerprint, preview, now, autoRetryMs, discard, processingStatus, statusPollMs, handles } =
+    wiring;
   const setup = useMemo<MachineSetup>(
-    () => ({ videoId: boot.videoId, maxFileSize: boot.maxFileSize, texts: textsFor(strings) }),
-    [boot.videoId, boot.maxFileSize, strings],
+    () => ({ videoId: boot.videoId, maxFileSize: boot.maxFileSize, limits: boot.limits, texts: textsFor(strings) }),
+    [boot.videoId, boot.maxFileSize, boot.limits, strings],
   );
   const [model, setModel] = useState<UploaderModel>(() => initialModel(boot.resume));
   // The model as of the last event, for events that arrive before the next render.
@@ -86,13 +114,9 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
         case 'post':
           return host.post(effect.message);
         case 'check': {
-          const { attempt, file } = effect;
-          void check(file, fingerprint).then((outcome) =>
-            dispatch(
-              'print' in outcome
-                ? { type: 'checked', attempt, print: outcome.print }
-                : { type: 'checkFailed', attempt, refusal: outcome.refusal },
-            ),
+          const { attempt, file, duration } = effect;
+          void check(file, fingerprint, duration ? preview : undefined).then((outcome) =>
+            dispatch({ ...outcome, attempt } as UploaderEvent),
           );
           return;
         }
@@ -160,6 +184,7 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
     host,
     startUpload,
     fingerprint,
+    preview,
     now,
     discard,
     processingStatus,
