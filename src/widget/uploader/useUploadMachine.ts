@@ -132,6 +132,17 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
               onRefused: (code, requestId) => dispatch({ type: 'refused', attempt, code, requestId }),
               onNetworkError: (bytesUploaded) =>
                 dispatch({ type: 'networkError', attempt, bytesUploaded, online: navigator.onLine !== false }),
+              onUnreachable: () => {
+                // The requests go to the page's own origin (uploadCore's onPageOrigin); the service names its endpoint by PUBLIC_URL.
+                const endpoint = new URL(boot.tusEndpoint);
+                dispatch({
+                  type: 'unreachable',
+                  attempt,
+                  pageOrigin: location.origin,
+                  serviceOrigin: endpoint.origin,
+                  uploadPath: endpoint.pathname,
+                });
+              },
             },
           );
           return;
