@@ -8,6 +8,7 @@ import type { HostLink } from './hostLink';
 import type { UploadListeners, UploadRequest } from './uploadCore';
 import type { PreviewResult, previewVideo } from './videoPreview';
 import type { FileHandle, HandleStore } from './fileHandles';
+import * as LIMITS from './limits';
 
 afterEach(cleanup);
 
@@ -36,6 +37,7 @@ function setup(
     previewResult = { kind: 'none' } as PreviewResult,
     statuses = [] as (number | undefined)[],
     handles = undefined as HandleStore | undefined,
+    limits = undefined as typeof LIMITS | undefined,
   } = {},
 ) {
   const posted: WithoutEnvelope<PageMessage>[] = [];
@@ -79,6 +81,7 @@ function setup(
       processingStatus={processingStatus}
       statusPollMs={5}
       handles={handles}
+      limits={limits}
     />,
   );
   return {
@@ -164,14 +167,14 @@ describe("uploader: the page's restrictions", () => {
   const limits = { accept: ['mp4' as const, 'webm' as const], minDuration: 1, maxDuration: 10 };
 
   it('says them under the size limit before a file is chosen', () => {
-    setup({ maxFileSize: 5_000_000, limits });
+    setup({ maxFileSize: 5_000_000, limits }, { limits: LIMITS });
     expect(screen.getByText('Video files up to 4.8 MiB.')).toBeTruthy();
     expect(screen.getByText('Formats: MP4, WebM.')).toBeTruthy();
     expect(screen.getByText('Length: 1 s to 10 s.')).toBeTruthy();
   });
 
   it('reads the duration before any request, once for the check and the preview, and refuses a file too long', async () => {
-    const { posted, startUpload, preview } = setup({ limits }, { previewResult: READY });
+    const { posted, startUpload, preview } = setup({ limits }, { previewResult: READY, limits: LIMITS });
     choose(video('long.mp4'));
     const text = '“long.mp4” is 12 s long; this site takes videos of at most 10 s.';
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(text));
@@ -184,7 +187,7 @@ describe("uploader: the page's restrictions", () => {
   });
 
   it('uploads a file within them once its duration is read', async () => {
-    const { upload, preview } = setup({ limits: { ...limits, maxDuration: 60 } }, { previewResult: READY });
+    const { upload, preview } = setup({ limits: { ...limits, maxDuration: 60 } }, { previewResult: READY, limits: LIMITS });
     choose(video('clip.mp4'));
     await upload();
     await screen.findByRole('img', { name: 'A frame of “clip.mp4”' });
@@ -192,7 +195,7 @@ describe("uploader: the page's restrictions", () => {
   });
 
   it('refuses a container the page does not list, by its first bytes', async () => {
-    const { startUpload } = setup({ limits: { accept: ['webm'] } });
+    const { startUpload } = setup({ limits: { accept: ['webm'] } }, { limits: LIMITS });
     choose(video('clip.webm', 1000, 'video/webm'));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('“clip.webm” is in the MP4 format; this site takes WebM only.'));
     expect(startUpload).not.toHaveBeenCalled();

@@ -1,17 +1,16 @@
 import type { Ref } from 'preact';
-import type { ContentLimits } from '../../shared/restrictions';
 import type { ResumeState } from '../../shared/uploadPage';
 import type { FileHandle } from './fileHandles';
 import { FilePicker } from './FilePicker';
-import { containerLabel, formatBytes, formatLength, formatPercent } from './format';
+import { formatBytes, formatPercent } from './format';
 import type { Texts } from './i18n';
 import type { Send } from './useUploadMachine';
 
 interface ChoosePanelProps {
   texts: Texts;
   maxFileSize: number;
-  /** The page's other restrictions, said before a file is chosen so that few are refused. */
-  limits: ContentLimits;
+  /** The page's other restrictions in words (limits.ts), said before a file is chosen so that few are refused. */
+  hints: readonly string[];
   /** The service's unfinished upload of this video, offered to continue or discard. */
   stored: ResumeState | null;
   keptHandle: FileHandle | undefined;
@@ -21,17 +20,8 @@ interface ChoosePanelProps {
   send: Send;
 }
 
-/** The duration limits in words, or null without any. */
-function durationHint({ minDuration: min, maxDuration: max }: ContentLimits, t: Texts): string | null {
-  if (min !== undefined && max !== undefined) return t.durationRange(formatLength(min, t), formatLength(max, t));
-  if (min !== undefined) return t.durationAtLeast(formatLength(min, t));
-  if (max !== undefined) return t.durationAtMost(formatLength(max, t));
-  return null;
-}
-
 /** The file choice: the earlier upload if there is one, the picker, and the limits. */
-export function ChoosePanel({ texts: t, maxFileSize, limits, stored, keptHandle, keepsHandles, primary, send }: ChoosePanelProps) {
-  const duration = durationHint(limits, t);
+export function ChoosePanel({ texts: t, maxFileSize, hints, stored, keptHandle, keepsHandles, primary, send }: ChoosePanelProps) {
   const storedPercent = stored ? formatPercent(stored.offset, stored.size) : '';
   return (
     <>
@@ -57,8 +47,11 @@ export function ChoosePanel({ texts: t, maxFileSize, limits, stored, keptHandle,
         }
       />
       <p class="hint">{t.limit(formatBytes(maxFileSize, t))}</p>
-      {limits.accept && <p class="hint">{t.acceptHint(limits.accept.map(containerLabel).join(', '))}</p>}
-      {duration && <p class="hint">{duration}</p>}
+      {hints.map((hint) => (
+        <p class="hint" key={hint}>
+          {hint}
+        </p>
+      ))}
     </>
   );
 }

@@ -1,5 +1,4 @@
-import type { ContentLimits } from '../../shared/restrictions';
-import type { Container, FileRefusal } from '../../shared/widgetConfig';
+import type { FileRefusal } from '../../shared/widgetConfig';
 
 /**
  * Extensions accepted when the browser gives no video MIME type: Windows reports none for .mkv
@@ -54,25 +53,5 @@ export function refuseFile(
   if (file.size === 0) return 'empty';
   if (!isVideoFile(file)) return 'notVideo';
   if (file.size > maxFileSize) return 'tooLarge';
-  return null;
-}
-
-/** Whether the page limits the duration, so the check must read it before a byte is sent. */
-export function needsDuration(limits: ContentLimits): boolean {
-  return limits.minDuration !== undefined || limits.maxDuration !== undefined;
-}
-
-/**
- * The page's restrictions on what the file holds: its container (by its first bytes) and its
- * duration in seconds (undefined: the browser could not tell). A file whose duration is unknown
- * is refused while a duration limit is set: the limit would otherwise mean nothing for the
- * formats the browser cannot read, and the service does not check it (docs/widget.md).
- */
-export function refuseContent(container: Container, duration: number | undefined, limits: ContentLimits): FileRefusal | null {
-  if (limits.accept && !limits.accept.includes(container)) return 'notAccepted';
-  if (!needsDuration(limits)) return null;
-  if (duration === undefined || !Number.isFinite(duration)) return 'durationUnknown';
-  if (limits.minDuration !== undefined && duration < limits.minDuration) return 'tooShort';
-  if (limits.maxDuration !== undefined && duration > limits.maxDuration) return 'tooLong';
   return null;
 }

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ResumeState } from '../../shared/uploadPage';
-import type { Container } from '../../shared/widgetConfig';
 import { textsFor } from './i18n';
 import { stringTable } from '../../shared/i18n/tables';
 import {
@@ -10,6 +9,7 @@ import {
   reduce,
   STATE_KINDS,
   TRANSITIONS,
+  type ContentRefusal,
   type Effect,
   type FileLike,
   type HandleLike,
@@ -59,8 +59,8 @@ const ofType = <T extends Effect['type']>(effects: Effect[], type: T) =>
 
 // Events of the running attempt, as the transport and the checks send them.
 const checked =
-  (print = 'print-of-clip.mp4', container: Container = 'mp4', duration?: number): Live =>
-  (model) => ({ type: 'checked', attempt: model.attempt, print, container, duration });
+  (print = 'print-of-clip.mp4'): Live =>
+  (model) => ({ type: 'checked', attempt: model.attempt, print });
 const progress =
   (sent: number): Live =>
   (model) => ({ type: 'progress', attempt: model.attempt, sent });
@@ -120,7 +120,7 @@ describe('machine: choosing a file', () => {
   it('accepts a known video extension when the browser gives no type, and checks its content', () => {
     const { model, effects } = run(idle(), { type: 'choose', file: file('movie.mkv', 10, '') });
     expect(model.state.kind).toBe('checking');
-    expect(effects).toEqual([{ type: 'check', attempt: 1, file: file('movie.mkv', 10, ''), duration: false }]);
+    expect(effects).toEqual([{ type: 'check', attempt: 1, file: file('movie.mkv', 10, '') }]);
   });
 
   it('starts the upload once checked: forgets an older handle, tells the host it is busy, starts tus afresh', () => {
@@ -176,32 +176,24 @@ describe('machine: choosing a file', () => {
 describe("machine: the page's restrictions", () => {
   const limited = (...events: LiveEvent[]) => runWith(LIMITED, idle(), { type: 'choose', file: CLIP }, ...events);
 
-  it('asks the check to read the duration only when the page limits it', () => {
-    expect(limited().effects).toEqual([{ type: 'check', attempt: 1, file: CLIP, duration: true }]);
-    expect(runWith({ ...LIMITED, limits: { accept: ['mp4'] } }, idle(), { type: 'choose', file: CLIP }).effects).toEqual([
-      { type: 'check', attempt: 1, file: CLIP, duration: false },
-    ]);
-  });
-
   it('refuses a file over the page’s maxFileSize before any check, naming that limit', () => {
     const { model, effects } = runWith(LIMITED, idle(), { type: 'choose', file: file('clip.mp4', 1_500_000) });
     expect(model.notice?.text).toBe('“clip.mp4” is larger than the limit of 976.6 KiB.');
     expect(posts(effects)).toEqual([{ type: 'failure', info: expect.objectContaining({ reason: 'rejected', code: 'tooLarge' }) }]);
   });
 
-  it.each<[string, Container, number | undefined, string, string]>([
-    ['a container the page does not accept', 'webm', 60, 'notAccepted', '“clip.mp4” is in the WebM format; this site takes MP4, MOV only.'],
-    ['a file too short', 'mp4', 4.5, 'tooShort', '“clip.mp4” is 4.5 s long; this site takes videos of at least 5 s.'],
-    ['a file too long', 'mov', 601, 'tooLong', '“clip.mp4” is 10 min 1 s long; this site takes videos of at most 10 min.'],
+  // The checks themselves, and the values they find, are limits.test.ts's.
+  it.each<[ContentRefusal, Record<string, string>, string]>([
+    ['notAccepted', { container: 'WebM', accepted: 'MP4, MOV' }, '“clip.mp4” is in the WebM format; this site takes MP4, MOV only.'],
+    ['tooShort', { duration: '4.5 s', min: '5 s' }, '“clip.mp4” is 4.5 s long; this site takes videos of at least 5 s.'],
+    ['tooLong', { duration: '10 min 1 s', max: '10 min' }, '“clip.mp4” is 10 min 1 s long; this site takes videos of at most 10 min.'],
     [
-      'a file whose duration the browser cannot read',
-      'mp4',
-      undefined,
       'durationUnknown',
+      {},
       'The length of “clip.mp4” could not be read, and this site limits how long videos may be. Choose a file in another format, such as MP4.',
     ],
-  ])('refuses %s once checked: no upload starts, the host hears the refusal and its code', (_case, container, duration, code, text) => {
-    const { model, effects } = limited(checked('print-of-clip.mp4', container, duration));
+  ])('refuses a file the check finds %s: no upload starts, the host hears the refusal as its code', (refusal, values, text) => {
+    const { model, effects } = limited((m) => ({ type: 'checkFailed', attempt: m.attempt, refusal, values }));
     expect(model.state.kind).toBe('failed');
     expect(model.notice).toEqual({ tone: 'error', text });
     expect(effects.filter((effect) => effect.type !== 'check')).toEqual([
@@ -209,19 +201,10 @@ describe("machine: the page's restrictions", () => {
         type: 'post',
         message: {
           type: 'failure',
-          info: { videoId: 'video-1', reason: 'rejected', code, message: text, fileName: 'clip.mp4', fileSize: 1000 },
+          info: { videoId: 'video-1', reason: 'rejected', code: refusal, message: text, fileName: 'clip.mp4', fileSize: 1000 },
         },
       },
     ]);
-  });
-
-  it.each<[Container, number]>([
-    ['mp4', 5],
-    ['mov', 600],
-  ])('starts a %s of %d s: the limits are inclusive', (container, duration) => {
-    const { model, effects } = limited(checked('print-of-clip.mp4', container, duration));
-    expect(model.state.kind).toBe('uploading');
-    expect(ofType(effects, 'start')).toHaveLength(1);
   });
 
   it('keeps maxDuration in the setup, for a recording to stop at', () => {
@@ -555,10 +538,8 @@ describe('machine: the transition table', () => {
     return [
       { type: 'choose', file: CLIP },
       { type: 'choose', file: file('big.mp4', 3 * 1024 ** 3) },
-      { type: 'checked', attempt, print: 'print-of-clip.mp4', container: 'mp4', duration: 60 },
-      { type: 'checked', attempt, print: 'print-of-other.mp4', container: 'mov', duration: 60 },
-      { type: 'checked', attempt, print: 'print-of-clip.mp4', container: 'webm', duration: 60 },
-      { type: 'checked', attempt, print: 'print-of-clip.mp4', container: 'mp4', duration: undefined },
+      { type: 'checked', attempt, print: 'print-of-clip.mp4' },
+      { type: 'checked', attempt, print: 'print-of-other.mp4' },
       { type: 'checkFailed', attempt, refusal: 'notVideoContent' },
       { type: 'stored', resume: STORED },
       { type: 'progress', attempt, sent: 500 },

@@ -8,12 +8,21 @@
 import type { PageMessage, WithoutEnvelope } from '../../shared/messages';
 import type { ContentLimits } from '../../shared/restrictions';
 import type { ResumeState } from '../../shared/uploadPage';
-import { PROCESSED_STATUSES, type Container, type FileRefusal, type UploadProgressInfo, type WidgetCode } from '../../shared/widgetConfig';
-import { needsDuration, refuseContent, refuseFile } from './fileChecks';
-import { containerLabel, formatBytes, formatLength } from './format';
+import {
+  PROCESSED_STATUSES,
+  type FileRefusal,
+  type UploadFailureInfo,
+  type UploadProgressInfo,
+  type WidgetCode,
+} from '../../shared/widgetConfig';
+import { refuseFile } from './fileChecks';
+import { formatBytes } from './format';
 import type { Texts } from './i18n';
 
 /** What the machine needs of a chosen file (a `File` in the browser). */
+/** The refusals of the content check, after the name, type and size passed. */
+export type ContentRefusal = Exclude<FileRefusal, 'empty' | 'notVideo' | 'tooLarge'>;
+
 export interface FileLike {
   name: string;
   size: number;
@@ -91,9 +100,9 @@ export interface Model<F extends FileLike = FileLike, H extends HandleLike = Han
 export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = HandleLike> =
   /** A file picked, dropped, pasted or reopened from its handle. */
   | { type: 'choose'; file: F; handle?: H | undefined }
-  /** The first bytes are a video container; `duration` in seconds when it was read ({@link needsDuration}) and the browser could tell. */
-  | { type: 'checked'; attempt: number; print: string; container: Container; duration?: number | undefined }
-  | { type: 'checkFailed'; attempt: number; refusal: 'notVideoContent' | 'unreadable' }
+  | { type: 'checked'; attempt: number; print: string }
+  /** The content check refused the file; `values` are those its text names beside the file's (limits.ts). */
+  | { type: 'checkFailed'; attempt: number; refusal: ContentRefusal; values?: Record<string, string> | undefined }
   /** The service holds `resume.offset` bytes of the file (created, resumed or a chunk confirmed). */
   | { type: 'stored'; resume: ResumeState }
   | { type: 'progress'; attempt: number; sent: number }
@@ -133,8 +142,8 @@ export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = Ha
 
 export type Effect<F extends FileLike = FileLike, H extends HandleLike = HandleLike> =
   | { type: 'post'; message: WithoutEnvelope<PageMessage> }
-  /** Sniff the first bytes, read the duration when `duration`, then fingerprint: answered by `checked` or `checkFailed`. */
-  | { type: 'check'; attempt: number; file: F; duration: boolean }
+  /** Sniff the first bytes, check the page's restrictions, then fingerprint: answered by `checked` or `checkFailed`. */
+  | { type: 'check'; attempt: number; file: F }
   /** Start the transport; its events carry `attempt`. */
   | { type: 'start'; attempt: number; file: F; print: string; resume: ResumeState | null }
   | { type: 'pauseTransport' }
@@ -238,37 +247,20 @@ const fileInfo = (setup: MachineSetup, file: FileLike) => ({ videoId: setup.vide
 const post = <F extends FileLike, H extends HandleLike>(message: WithoutEnvelope<PageMessage>): Effect<F, H> => ({ type: 'post', message });
 const FINAL_STATUSES: readonly number[] = PROCESSED_STATUSES;
 
-/** What the person reads about a refusal: the file's name and, where it helps, the limit it missed. */
-function refusalText(setup: MachineSetup, refusal: FileRefusal, file: FileLike, container?: Container, duration?: number): string {
-  const { texts: t, limits } = setup;
-  switch (refusal) {
-    case 'tooLarge':
-      return t.tooLarge(file.name, formatBytes(setup.maxFileSize, t));
-    case 'notAccepted':
-      return t.notAccepted(file.name, containerLabel(container!), (limits.accept ?? []).map(containerLabel).join(', '));
-    case 'tooShort':
-      return t.tooShort(file.name, formatLength(duration!, t), formatLength(limits.minDuration!, t));
-    case 'tooLong':
-      return t.tooLong(file.name, formatLength(duration!, t), formatLength(limits.maxDuration!, t));
-    case 'empty':
-    case 'notVideo':
-    case 'notVideoContent':
-    case 'unreadable':
-    case 'durationUnknown':
-      return t[refusal](file.name);
-  }
-}
-
-/** The file is refused before any byte is sent: say why, and tell the host which check it failed. */
+/**
+ * The file is refused before any byte is sent: say why (the refusal is its text's key; the text
+ * names the file, and the limit it missed), and tell the host which check it failed.
+ */
 function refuse<F extends FileLike, H extends HandleLike>(
   model: Model<F, H>,
   setup: MachineSetup,
   file: F,
   refusal: FileRefusal,
-  container?: Container,
-  duration?: number,
+  values: Record<string, string> = {},
 ): Step<F, H> {
-  const text = refusalText(setup, refusal, file, container, duration);
+  const { texts: t } = setup;
+  const max: Record<string, string> = refusal === 'tooLarge' ? { max: formatBytes(setup.maxFileSize, t) } : {};
+  const text = t.fill(refusal, { ...values, ...max, name: file.name });
   return {
     model: { ...model, state: { kind: 'failed' }, notice: { tone: 'error', text } },
     effects: [post({ type: 'failure', info: { ...fileInfo(setup, file), reason: 'rejected', code: refusal, message: text } })],
@@ -287,7 +279,7 @@ function choose<F extends FileLike, H extends HandleLike>(
   const attempt = model.attempt + 1;
   return {
     model: { ...model, attempt, notice: null, state: { kind: 'checking', file, handle } },
-    effects: [{ type: 'check', attempt, file, duration: needsDuration(setup.limits) }],
+    effects: [{ type: 'check', attempt, file }],
   };
 }
 
@@ -311,15 +303,9 @@ function begin<F extends FileLike, H extends HandleLike>(
   };
 }
 
-function checked<F extends FileLike, H extends HandleLike>(
-  model: Model<F, H>,
-  setup: MachineSetup,
-  { print, container, duration }: Extract<UploadEvent<F, H>, { type: 'checked' }>,
-): Step<F, H> {
+function checked<F extends FileLike, H extends HandleLike>(model: Model<F, H>, print: string): Step<F, H> {
   if (model.state.kind !== 'checking') return { model, effects: [] };
   const { file, handle } = model.state;
-  const refusal = refuseContent(container, duration, setup.limits);
-  if (refusal) return refuse(model, setup, file, refusal, container, duration);
   const saved = model.stored;
   const resume = saved && saved.fingerprint === print && saved.size === file.size && saved.fileName === file.name ? saved : null;
   // Another file would replace the bytes the service holds: ask before they are lost.
@@ -367,6 +353,24 @@ function networkError<F extends FileLike, H extends HandleLike>(
       outageReported: true,
     },
     effects,
+  };
+}
+
+/** The upload ended without the file: the transport is let go, and the host hears why. */
+function failed<F extends FileLike, H extends HandleLike>(
+  model: Model<F, H>,
+  setup: MachineSetup,
+  sending: Sending<F, H>,
+  text: string,
+  info: Pick<UploadFailureInfo, 'reason' | 'code' | 'requestId'>,
+): Step<F, H> {
+  return {
+    model: { ...model, state: { kind: 'failed' }, notice: { tone: 'error', text } },
+    effects: [
+      { type: 'releaseTransport' },
+      post({ type: 'uploading', busy: false }),
+      post({ type: 'failure', info: { ...fileInfo(setup, sending.file), ...info, message: text } }),
+    ],
   };
 }
 
@@ -420,9 +424,11 @@ export function reduce<F extends FileLike, H extends HandleLike>(
     case 'choose':
       return choose(model, setup, event.file, event.handle);
     case 'checked':
-      return event.attempt === model.attempt ? checked(model, setup, event) : same;
+      return event.attempt === model.attempt ? checked(model, event.print) : same;
     case 'checkFailed':
-      return event.attempt === model.attempt && state.kind === 'checking' ? refuse(model, setup, state.file, event.refusal) : same;
+      return event.attempt === model.attempt && state.kind === 'checking'
+        ? refuse(model, setup, state.file, event.refusal, event.values)
+        : same;
     case 'stored':
       return { model: { ...model, stored: event.resume }, effects: [] };
     case 'progress': {
@@ -446,24 +452,11 @@ export function reduce<F extends FileLike, H extends HandleLike>(
       const sending = live(model, event.attempt);
       if (!sending) return same;
       const { code, requestId } = event;
-      const text = t.serverRefused(code);
-      return {
-        model: { ...model, state: { kind: 'failed' }, notice: { tone: 'error', text } },
-        effects: [
-          { type: 'releaseTransport' },
-          post({ type: 'uploading', busy: false }),
-          post({
-            type: 'failure',
-            info: {
-              ...fileInfo(setup, sending.file),
-              reason: 'server',
-              message: text,
-              ...(code ? { code } : {}),
-              ...(requestId ? { requestId } : {}),
-            },
-          }),
-        ],
-      };
+      return failed(model, setup, sending, t.serverRefused(code), {
+        reason: 'server',
+        ...(code ? { code } : {}),
+        ...(requestId ? { requestId } : {}),
+      });
     }
     case 'networkError': {
       const sending = live(model, event.attempt);
@@ -472,19 +465,12 @@ export function reduce<F extends FileLike, H extends HandleLike>(
     case 'unreachable': {
       const sending = live(model, event.attempt);
       if (!sending) return same;
-      const text = t.unreachable(event.pageOrigin, event.serviceOrigin, event.uploadPath);
-      return {
-        model: { ...model, state: { kind: 'failed' }, notice: { tone: 'error', text } },
-        effects: [
-          { type: 'releaseTransport' },
-          post({ type: 'uploading', busy: false }),
-          // A setting to change, as a refused configuration is: `done` rejects at once.
-          post({
-            type: 'failure',
-            info: { ...fileInfo(setup, sending.file), reason: 'validation', code: 'unreachable' satisfies WidgetCode, message: text },
-          }),
-        ],
-      };
+      const { pageOrigin, serviceOrigin, uploadPath } = event;
+      // A setting to change, as a refused configuration is: `done` rejects at once.
+      return failed(model, setup, sending, t.fill('unreachable', { pageOrigin, serviceOrigin, uploadPath }), {
+        reason: 'validation',
+        code: 'unreachable' satisfies WidgetCode,
+      });
     }
     case 'pause':
       return pause(model);
@@ -567,8 +553,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: ['idle', 'cancelled'], on: 'reopened', to: ['failed'], note: 'empty, not a video, too large' },
   { from: ['checking'], on: 'checked', to: ['uploading'] },
   { from: ['checking'], on: 'checked', to: ['idle'], note: 'asks before replacing stored bytes' },
-  { from: ['checking'], on: 'checked', to: ['failed'], note: 'not accepted, too short, too long, length unknown' },
-  { from: ['checking'], on: 'checkFailed', to: ['failed'] },
+  { from: ['checking'], on: 'checkFailed', to: ['failed'], note: "not a video inside, unreadable, outside the page's restrictions" },
   { from: ['idle'], on: 'answerRisky', to: ['uploading'], note: 'replace' },
   { from: ['uploading'], on: 'progress', to: ['finishing'], note: 'every byte sent' },
   { from: ['uploading', 'finishing'], on: 'pause', to: ['paused'] },

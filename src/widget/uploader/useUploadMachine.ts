@@ -9,6 +9,7 @@ import { initialModel, reduce, type Effect, type MachineSetup, type Model, type 
 import { SpeedMeter } from './speedMeter';
 import { throttle } from './throttle';
 import type { StartUpload, UploadControl } from './uploadCore';
+import type * as Limits from './limits';
 import type { previewVideo } from './videoPreview';
 import { sniffVideoContainer } from './videoSignature';
 
@@ -29,6 +30,8 @@ export interface UploadWiring {
   fingerprint(file: File): Promise<string>;
   /** The chosen file's preview, which also tells its duration (shared with the Preview: read once per file). */
   preview: typeof previewVideo;
+  /** The checks of the page's restrictions (limits.ts), loaded only when it sets any. */
+  limits: typeof Limits | undefined;
   /** Milliseconds, for the speed estimate. */
   now: () => number;
   /** After a network failure while the browser says it is online, try again after this long. */
@@ -44,33 +47,20 @@ type WithoutAttempt<E> = E extends unknown ? Omit<E, 'attempt'> : never;
 /** The check's answer, without the attempt it belongs to. */
 type CheckOutcome = WithoutAttempt<Extract<UploaderEvent, { type: 'checked' | 'checkFailed' }>>;
 
-/** The duration in seconds the browser reads for the file, or undefined when it cannot tell. */
-async function durationOf(file: File, preview: typeof previewVideo): Promise<number | undefined> {
-  const done = new AbortController();
-  try {
-    const result = await preview(file, done.signal);
-    return result.kind === 'ready' && Number.isFinite(result.duration) ? result.duration : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    done.abort();
-  }
-}
-
 /**
- * Sniff the first bytes (a renamed text file is refused before it is stored), read the duration
- * when the page limits it, then fingerprint. The machine decides on the page's restrictions.
+ * Sniff the first bytes (a renamed text file is refused before it is stored), check the page's
+ * restrictions when it sets any, then fingerprint.
  */
 async function check(
   file: File,
-  fingerprint: UploadWiring['fingerprint'],
-  preview: typeof previewVideo | undefined,
+  { fingerprint, preview, limits }: Pick<UploadWiring, 'fingerprint' | 'preview' | 'limits'>,
+  { limits: set, texts }: MachineSetup,
 ): Promise<CheckOutcome> {
   try {
-    const container = await sniffVideoContainer(file);
-    if (!container) return { type: 'checkFailed', refusal: 'notVideoContent' };
-    const duration = preview && (await durationOf(file, preview));
-    return { type: 'checked', print: await fingerprint(file), container, duration };
+    if (!(await sniffVideoContainer(file))) return { type: 'checkFailed', refusal: 'notVideoContent' };
+    const refused = await limits?.checkLimits(file, set, preview, texts);
+    if (refused) return { type: 'checkFailed', ...refused };
+    return { type: 'checked', print: await fingerprint(file) };
   } catch {
     return { type: 'checkFailed', refusal: 'unreadable' };
   }
@@ -82,8 +72,8 @@ async function check(
  * does: the host's messages, the retry after a network failure, the kept handle at opening.
  */
 export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; send: Send; setup: MachineSetup; meter: SpeedMeter } {
-  const { boot, strings, host, startUpload, fingerprint, preview, now, autoRetryMs, discard, processingStatus, statusPollMs, handles } =
-    wiring;
+  const { boot, strings, host, startUpload, fingerprint, preview, limits, now, autoRetryMs } = wiring;
+  const { discard, processingStatus, statusPollMs, handles } = wiring;
   const setup = useMemo<MachineSetup>(
     () => ({ videoId: boot.videoId, maxFileSize: boot.maxFileSize, limits: boot.limits, texts: textsFor(strings) }),
     [boot.videoId, boot.maxFileSize, boot.limits, strings],
@@ -114,10 +104,8 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
         case 'post':
           return host.post(effect.message);
         case 'check': {
-          const { attempt, file, duration } = effect;
-          void check(file, fingerprint, duration ? preview : undefined).then((outcome) =>
-            dispatch({ ...outcome, attempt } as UploaderEvent),
-          );
+          const { attempt, file } = effect;
+          void check(file, { fingerprint, preview, limits }, setup).then((outcome) => dispatch({ ...outcome, attempt } as UploaderEvent));
           return;
         }
         case 'start': {
@@ -196,6 +184,7 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
     startUpload,
     fingerprint,
     preview,
+    limits,
     now,
     discard,
     processingStatus,

@@ -58,31 +58,3 @@ export function previewVideo(file: File, signal: AbortSignal, doc: Document = do
     video.src = url;
   });
 }
-
-/**
- * `preview` read once per file for all who ask: the duration check (before a byte is sent, when
- * the page limits the duration) and the Preview beside it want the same reading. It is abandoned
- * only when every asker has abandoned it.
- */
-export function sharedPreview(preview: typeof previewVideo): typeof previewVideo {
-  const readings = new WeakMap<File, { result: Promise<PreviewResult>; askers: number; abandon: AbortController }>();
-  return (file, signal) => {
-    let reading = readings.get(file);
-    if (!reading) {
-      const abandon = new AbortController();
-      reading = { result: preview(file, abandon.signal), askers: 0, abandon };
-      readings.set(file, reading);
-    }
-    const shared = reading;
-    shared.askers += 1;
-    const leave = () => {
-      shared.askers -= 1;
-      if (shared.askers > 0) return;
-      shared.abandon.abort();
-      readings.delete(file);
-    };
-    if (signal.aborted) leave();
-    else signal.addEventListener('abort', leave, { once: true });
-    return shared.result;
-  };
-}
