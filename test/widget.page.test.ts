@@ -88,6 +88,13 @@ describe('GET /UploadWidget/Upload: a valid request', () => {
     expect(wider).toMatchObject({ maxFileSize: flash, limits: {} });
   });
 
+  it("preloads the restrictions' checks only for a page that sets any", async () => {
+    const limited = await getPage(service, pageQuery(service, await registerVideo(service), { minDuration: '2' }));
+    expect(limited.html).toMatch(/<link rel="modulepreload" href="\/UploadWidget\/assets\/limits-[\w-]+\.js">/);
+    const plain = await getPage(service, pageQuery(service, await registerVideo(service), { maxFileSize: '1000' }));
+    expect(plain.html).not.toContain('limits-');
+  });
+
   it('refuses a restriction it cannot apply with 106, naming it', async () => {
     const videoId = await registerVideo(service);
     await expectErrorPage(
