@@ -236,7 +236,7 @@ describe('tusUpload: an upload path the page cannot reach', () => {
   function start(serviceAnswers: boolean) {
     const tus = fakeTus();
     const on = listeners();
-    const asked = vi.fn(async (_ticket: string) => serviceAnswers);
+    const asked = vi.fn<(ticket: string) => Promise<boolean>>(async () => serviceAnswers);
     tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network(), serviceAnswers: asked });
     const fail = (error: Error) => tus.state.options.onShouldRetry!(error as DetailedError, 0, tus.state.options);
     return { tus, on, asked, fail };
@@ -280,7 +280,7 @@ describe('tusUpload: an upload path the page cannot reach', () => {
 
   it('once the service has replied on its path, later failures are ordinary ones', async () => {
     const { on, asked, fail, tus } = start(true);
-    tus.state.options.onAfterResponse!({} as never, tusReply(201) as never);
+    void tus.state.options.onAfterResponse!({} as never, tusReply(201) as never);
     fail(dropped());
     fail(dropped());
     tus.state.options.onError!(httpError(404, ''));
