@@ -18,6 +18,8 @@ function pageFiles(): { file: string; aim?: number; firstOpen?: boolean }[] {
     { file: page.code, aim: 30 * 1024, firstOpen: true },
     ...page.styles.map((file) => ({ file, firstOpen: true })),
     ...page.transport.map((file) => ({ file, firstOpen: true })),
+    // Only for a page that sets restrictions (accept, minDuration, maxDuration).
+    { file: page.limits },
   ];
 }
 

@@ -16,12 +16,15 @@ interface ManifestChunk {
   css?: string[];
 }
 
+/** The chunk of the page's restrictions' checks, which only a page that sets any loads (src/widget/uploader/limits.ts). */
+const LIMITS_SOURCE = 'src/widget/uploader/limits.ts';
+
 /**
  * The upload page's files (under dist/), from the manifest Vite wrote: its code, styles, and the
  * chunks it imports: the transport after first paint, and its language's texts, of which a page
- * loads only its own (English here).
+ * loads only its own (English here); apart, the restrictions' checks.
  */
-export function uploadPageFiles(): { code: string; styles: string[]; transport: string[] } {
+export function uploadPageFiles(): { code: string; styles: string[]; transport: string[]; limits: string } {
   const manifest = resolve(dist, 'upload/.vite/manifest.json');
   if (!existsSync(manifest)) throw new Error('missing dist/upload/.vite/manifest.json: run `npm run build` first');
   const chunks = Object.values(JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, ManifestChunk>);
@@ -30,8 +33,14 @@ export function uploadPageFiles(): { code: string; styles: string[]; transport: 
     code: `upload/${entry.file}`,
     styles: (entry.css ?? []).map((css) => `upload/${css}`),
     transport: chunks
-      .filter((chunk) => chunk.isDynamicEntry && (!chunk.src?.startsWith('src/shared/i18n/locales/') || chunk.src.endsWith('/en.ts')))
+      .filter(
+        (chunk) =>
+          chunk.isDynamicEntry &&
+          chunk.src !== LIMITS_SOURCE &&
+          (!chunk.src?.startsWith('src/shared/i18n/locales/') || chunk.src.endsWith('/en.ts')),
+      )
       .map((chunk) => `upload/${chunk.file}`),
+    limits: `upload/${chunks.find((chunk) => chunk.src === LIMITS_SOURCE)!.file}`,
   };
 }
 

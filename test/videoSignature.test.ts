@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Container } from '../src/shared/widgetConfig';
+import { containerNameOf } from '../src/widget/uploader/limits';
 import { SIGNATURE_BYTES, sniffVideoContainer, videoContainerOf, type VideoContainer } from '../src/widget/uploader/videoSignature';
 
 const run = promisify(execFile);
@@ -50,6 +52,32 @@ describe('videoContainerOf, on files ffmpeg writes', () => {
   ])('%s is %s', async (name, container, extra) => {
     const bytes = await made(name, extra);
     expect(videoContainerOf(bytes.subarray(0, SIGNATURE_BYTES))).toBe(container);
+  });
+});
+
+describe('containerNameOf, on files ffmpeg writes: the names the `accept` option takes', () => {
+  it.each<[string, Container, string[]]>([
+    ['a.mp4', 'mp4', []],
+    ['a.mov', 'mov', []],
+    ['a.m4v', 'm4v', []],
+    ['a.3gp', '3gp', ['-s', '176x144']],
+    ['a.f4v', 'mp4', ['-f', 'f4v']],
+    ['a.mkv', 'mkv', []],
+    ['a.webm', 'webm', ['-c:v', 'libvpx', '-deadline', 'realtime']],
+    ['a.avi', 'avi', []],
+    ['a.ts', 'ts', []],
+    ['a.flv', 'flv', []],
+    ['a.wmv', 'wmv', []],
+    ['a.mpg', 'mpeg', ['-r', '25']],
+    ['a.ogv', 'ogg', []],
+    ['a.mxf', 'mxf', ['-c:v', 'mpeg2video', '-s', '720x576', '-r', '25']],
+    ['a.dv', 'dv', ['-target', 'pal-dv']],
+    // The content decides, not the name: QuickTime in a .mp4 is MOV, WebM in a .mkv is WebM.
+    ['qt.mp4', 'mov', ['-f', 'mov']],
+    ['webm.mkv', 'webm', ['-f', 'webm', '-c:v', 'libvpx', '-deadline', 'realtime']],
+  ])('%s is %s', async (name, container, extra) => {
+    const bytes = await made(`named-${name}`, extra);
+    expect(containerNameOf(bytes.subarray(0, SIGNATURE_BYTES))).toBe(container);
   });
 });
 

@@ -73,6 +73,44 @@ describe('GET /UploadWidget/Upload: a valid request', () => {
     expect(page.headers.get('cache-control')).toBe('no-store');
   });
 
+  it("narrows the limit to the page's maxFileSize, never widens it, and the ticket holds tus to it", async () => {
+    const flash = service.context.config.maxUploadBytesFlash;
+    const videoId = await registerVideo(service);
+    const narrowed = await openUploader(service, videoId, { maxFileSize: '1000', accept: '["mp4","webm"]', maxDuration: '90' });
+    expect(narrowed).toMatchObject({ maxFileSize: 1000, limits: { accept: ['mp4', 'webm'], maxDuration: 90 } });
+    // The service's own check, for a client that skips the uploader's.
+    const over = await tusCreate(narrowed.tusEndpoint, narrowed.ticket, 1001);
+    expect(over.status).toBe(413);
+    expect(JSON.parse(over.body)).toMatchObject({ AuthMsg: { ResultCode: '112' } });
+    expect((await tusCreate(narrowed.tusEndpoint, narrowed.ticket, 1000)).status).toBe(201);
+
+    const wider = await openUploader(service, await registerVideo(service), { maxFileSize: String(flash * 2) });
+    expect(wider).toMatchObject({ maxFileSize: flash, limits: {} });
+  });
+
+  it("preloads the restrictions' checks only for a page that sets any", async () => {
+    const limited = await getPage(service, pageQuery(service, await registerVideo(service), { minDuration: '2' }));
+    expect(limited.html).toMatch(/<link rel="modulepreload" href="\/UploadWidget\/assets\/limits-[\w-]+\.js">/);
+    const plain = await getPage(service, pageQuery(service, await registerVideo(service), { maxFileSize: '1000' }));
+    expect(plain.html).not.toContain('limits-');
+  });
+
+  it('refuses a restriction it cannot apply with 106, naming it', async () => {
+    const videoId = await registerVideo(service);
+    await expectErrorPage(
+      pageQuery(service, videoId, { accept: 'mp4,gif' }),
+      '106',
+      'Invalid Parameter: accept must list containers among mp4, mov, m4v, 3gp, webm, mkv, avi, flv, wmv, mpeg, ts, ogg, rm, mxf, dv',
+      400,
+    );
+    await expectErrorPage(
+      pageQuery(service, videoId, { minDuration: '20', maxDuration: '10' }),
+      '106',
+      'Invalid Parameter: minDuration must not be more than maxDuration',
+      400,
+    );
+  });
+
   it('takes the limit from uploadType and the language from lang or Accept-Language', async () => {
     const videoId = await registerVideo(service);
     const silverlight = jsonBlock<UploadPageBoot>(

@@ -25,7 +25,7 @@ describe('the upload page query, written by the loader and read by the service',
     expect(url.startsWith(`https://video.example${UPLOAD_PAGE_PATH}?`)).toBe(true);
     expect(decode(url)).toEqual({
       ok: true,
-      options: { uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', form: 'overlay', look, strings },
+      options: { uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', form: 'overlay', look, strings, restrictions: {} },
     });
 
     const plain = uploadPageUrl(
@@ -46,8 +46,62 @@ describe('the upload page query, written by the loader and read by the service',
         form: 'popup',
         look: { theme: 'auto', accentColor: undefined, radius: undefined },
         strings: {},
+        restrictions: {},
       },
     });
+  });
+
+  it('carries the restrictions: numbers as written, `accept` as JSON', () => {
+    const restrictions = { maxFileSize: 5e6, accept: ['mp4', 'mov'], minDuration: 2.5, maxDuration: 600 } as const;
+    const url = uploadPageUrl(
+      'https://video.example',
+      { ...signed, ...restrictions },
+      byOption,
+      'chan-0001',
+      'https://app.example',
+      'popup',
+    );
+    expect(new URL(url).searchParams.get('accept')).toBe('["mp4","mov"]');
+    expect(decode(url)).toMatchObject({ ok: true, options: { restrictions } });
+  });
+});
+
+describe("the service's check of the restrictions", () => {
+  const restrictionsOf = (values: Record<string, string>) =>
+    decodePageOptions((name) => (({ form: 'popup', ...values }) as Record<string, string>)[name]);
+
+  it.each([
+    [{ accept: 'mp4, MOV webm' }, { accept: ['mp4', 'mov', 'webm'] }],
+    [{ accept: '["webm","webm"]' }, { accept: ['webm'] }],
+    [
+      { maxFileSize: '1048576', minDuration: '0', maxDuration: '.5' },
+      { maxFileSize: 1048576, minDuration: 0, maxDuration: 0.5 },
+    ],
+    [
+      { minDuration: '30', maxDuration: '30' },
+      { minDuration: 30, maxDuration: 30 },
+    ],
+  ])('reads %j (an attribute may list the containers with spaces or commas)', (values, restrictions) => {
+    expect(restrictionsOf(values)).toEqual({ ok: true, options: expect.objectContaining({ restrictions }) });
+  });
+
+  it.each([
+    [{ maxFileSize: '0' }, 'maxFileSize must be a whole number of bytes, 1 or more'],
+    [{ maxFileSize: '1.5' }, 'maxFileSize must be a whole number of bytes, 1 or more'],
+    [{ maxFileSize: '1e+21' }, 'maxFileSize must be a whole number of bytes, 1 or more'],
+    [{ maxFileSize: '99999999999999999' }, 'maxFileSize must be a whole number of bytes, 1 or more'],
+    [
+      { accept: '["mp4","gif"]' },
+      'accept must list containers among mp4, mov, m4v, 3gp, webm, mkv, avi, flv, wmv, mpeg, ts, ogg, rm, mxf, dv',
+    ],
+    [{ accept: '[]' }, 'accept must list containers among mp4, mov, m4v, 3gp, webm, mkv, avi, flv, wmv, mpeg, ts, ogg, rm, mxf, dv'],
+    [{ accept: '[1]' }, 'accept must list containers among mp4, mov, m4v, 3gp, webm, mkv, avi, flv, wmv, mpeg, ts, ogg, rm, mxf, dv'],
+    [{ minDuration: '-1' }, 'minDuration must be a number of seconds, 0 or more'],
+    [{ maxDuration: '0' }, 'maxDuration must be a number of seconds, more than 0'],
+    [{ maxDuration: 'ten' }, 'maxDuration must be a number of seconds, more than 0'],
+    [{ minDuration: '60', maxDuration: '30' }, 'minDuration must not be more than maxDuration'],
+  ])('refuses %j (106): %s', (values, detail) => {
+    expect(restrictionsOf(values)).toEqual({ ok: false, problem: { code: '106', detail } });
   });
 
   it('refuses a value outside its list (106) and a missing form (101)', () => {

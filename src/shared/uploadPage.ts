@@ -12,6 +12,7 @@ import {
 } from './widgetConfig';
 import { decodeStrings } from './i18n/checkStrings';
 import type { WidgetStrings } from './i18n/strings';
+import { decodeRestrictions, type ContentLimits, type PageRestrictions } from './restrictions';
 
 // The WHATWG URLSearchParams both runtimes have. src/shared is type-checked with neither the
 // DOM's nor Node's types (src/shared/tsconfig.json), so it names the little it uses; at run time
@@ -35,6 +36,13 @@ interface UploadPageQuery {
   radius?: string;
   /** The `strings` option as JSON. */
   strings?: string;
+  /** Bytes, a whole number. */
+  maxFileSize?: string;
+  /** The `accept` option as JSON (`["mp4","webm"]`), or its names separated by commas or spaces. */
+  accept?: string;
+  /** Seconds. */
+  minDuration?: string;
+  maxDuration?: string;
   /** Random per `openUpload` call; every message carries it. */
   channel: string;
   /** The host page's origin as the loader saw it; used only when the app has no `allowedOrigins`. */
@@ -50,7 +58,7 @@ interface UploadPageQuery {
  */
 export function uploadPageUrl(
   serviceBase: string,
-  options: { [K in PageOption]?: string | boolean | object },
+  options: { [K in PageOption]?: string | number | boolean | object },
   byOption: Record<PageOption, unknown>,
   channel: string,
   origin: string,
@@ -74,6 +82,8 @@ export interface PageOptions {
   look: UploaderLook;
   /** The `strings` option, checked (none: `{}`). */
   strings: WidgetStrings;
+  /** `maxFileSize`, `accept`, `minDuration` and `maxDuration`, checked (absent: none). */
+  restrictions: PageRestrictions;
 }
 
 /** How the uploader looks: the `theme`, `accentColor` and `radius` options (absent: the uploader's own). */
@@ -129,6 +139,8 @@ export function decodePageOptions(
   if (values.form === undefined) return { ok: false, problem: { code: '101', detail: 'form' } };
   const strings = decodeStrings(get('strings')?.trim() || '{}');
   if (!strings.ok) return { ok: false, problem: { code: '106', detail: strings.detail } };
+  const restrictions = decodeRestrictions((name) => get(name)?.trim());
+  if (!restrictions.ok) return { ok: false, problem: { code: '106', detail: restrictions.detail } };
   const options = {
     uploadType: values.uploadType as UploadType,
     needHandleSepcial: values.needHandleSepcial === 'true',
@@ -136,6 +148,7 @@ export function decodePageOptions(
     form: values.form as WidgetForm,
     look: { theme: values.theme as WidgetTheme, accentColor: values.accentColor, radius: values.radius },
     strings: strings.strings,
+    restrictions: restrictions.restrictions,
   };
   return { ok: true, options };
 }
@@ -171,8 +184,10 @@ export interface UploadPageBoot {
   tusEndpoint: string;
   /** Signed, expiring ticket bound to this app and video; sent as the `Upload-Ticket` header on every tus request. */
   ticket: string;
-  /** Largest accepted file in bytes for this uploadType. */
+  /** Largest accepted file in bytes: the service's limit for this uploadType, or the page's `maxFileSize` when smaller. */
   maxFileSize: number;
+  /** The page's other restrictions, checked before a byte is sent (none: `{}`). */
+  limits: ContentLimits;
   /** Largest tus PATCH body in bytes, for a service behind a proxy that caps request bodies; 0: no limit, the file goes in one request. */
   uploadChunkBytes: number;
   resume: ResumeState | null;

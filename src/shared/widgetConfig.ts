@@ -55,8 +55,34 @@ export const PAGE_OPTIONS = [
   'accentColor',
   'radius',
   'strings',
+  'maxFileSize',
+  'accept',
+  'minDuration',
+  'maxDuration',
 ] as const;
 export type PageOption = (typeof PAGE_OPTIONS)[number];
+/**
+ * The containers the `accept` option names, as the uploader tells them apart by a file's first
+ * bytes (src/widget/uploader/videoSignature.ts): ISO base media by its `ftyp` brand (`mov` is
+ * QuickTime's `qt`, `m4v` Apple's `M4V`, `3gp` the 3GPP brands, `mp4` every other), Matroska by
+ * its EBML DocType (`webm`, else `mkv`), the rest by their own signatures.
+ */
+export const CONTAINERS = ['mp4', 'mov', 'm4v', '3gp', 'webm', 'mkv', 'avi', 'flv', 'wmv', 'mpeg', 'ts', 'ogg', 'rm', 'mxf', 'dv'] as const;
+export type Container = (typeof CONTAINERS)[number];
+
+/**
+ * Why the uploader refused a chosen file before sending a byte: the `code` of an `onFailure`
+ * with reason `rejected`, and the key of the text it shows.
+ * - `empty`, `notVideo` (neither a video type nor a video extension), `notVideoContent` (the
+ *   first bytes are no video container), `unreadable` (the browser could not read the file);
+ * - `tooLarge`: over `maxFileSize` or the service's limit for the `uploadType`;
+ * - `notAccepted`: a container the `accept` option does not list;
+ * - `tooShort`, `tooLong`: under `minDuration` or over `maxDuration`;
+ * - `durationUnknown`: a duration limit is set and the browser could not read the file's duration.
+ */
+export type FileRefusal =
+  'empty' | 'notVideo' | 'notVideoContent' | 'unreadable' | 'tooLarge' | 'notAccepted' | 'tooShort' | 'tooLong' | 'durationUnknown';
+
 /** Options of the overlay form only; the service never sees them. */
 export const OVERLAY_OPTIONS = ['isTop', 'left', 'top'] as const;
 export const HANDLERS = ['onSuccess', 'onFailure', 'onError', 'onProgress', 'onStateChange', 'onProcessed'] as const;
@@ -72,8 +98,9 @@ export interface UploadSuccessInfo {
 /**
  * Why no file was uploaded:
  * - `closed`: the widget was closed before a file was stored;
- * - `rejected`: the chosen file was refused (empty, not a video, too large);
- * - `validation`: the service refused the configuration (see `code`);
+ * - `rejected`: the chosen file was refused before a byte was sent (`code` says why, {@link FileRefusal});
+ * - `validation`: the service refused the configuration (see `code`), or the upload endpoint cannot
+ *   be reached from the upload page (code `unreachable`, {@link WidgetCode});
  * - `server`: the service refused the upload itself (see `code`);
  * - `config`: the page's `config()` rejected (code `config`), see {@link DeferredConfig}.
  */
@@ -82,7 +109,10 @@ export type UploadFailureReason = 'closed' | 'rejected' | 'validation' | 'server
 export interface UploadFailureInfo {
   videoId: string;
   reason: UploadFailureReason;
-  /** The service's error code when it gave one, e.g. "104". */
+  /**
+   * The service's error code when it gave one, e.g. "104"; with `rejected`, which check refused
+   * the file ({@link FileRefusal}); the widget's own codes otherwise ({@link WidgetCode}).
+   */
   code?: string;
   /** Human-readable, in the widget's language. */
   message: string;
@@ -91,6 +121,16 @@ export interface UploadFailureInfo {
   /** The service's id of the request it refused (its `X-Request-Id`): quote it to the service's operator. */
   requestId?: string;
 }
+
+/**
+ * The codes the widget gives itself (the service's are numbers, such as "104"):
+ * - `config`: the page's `config()` rejected (reason `config`);
+ * - `unreachable`: the upload page loaded, but its upload endpoint cannot be reached from the
+ *   page's origin (a proxy that does not pass the tus path on, or an address other than
+ *   `PUBLIC_URL` that only partly reaches the service); reason `validation`: nothing can be
+ *   uploaded until the setting changes, and the message names both origins.
+ */
+export type WidgetCode = 'config' | 'unreachable';
 
 /** Sent to `onError` when a network problem outlasted the automatic retries. */
 export interface UploadErrorInfo {
@@ -181,6 +221,23 @@ export interface BaseUploadConfig extends UploadEventHandlers {
    * text's `{name}` placeholders are the ones its English text has. @default none
    */
   strings?: WidgetStrings;
+  /**
+   * Largest file in bytes, a whole number. Only narrows: above the service's limit for the
+   * `uploadType`, the service's limit stays. @default the service's limit
+   */
+  maxFileSize?: number;
+  /**
+   * The containers taken, checked by the file's first bytes (not its name), e.g.
+   * `['mp4', 'mov', 'webm']`; a file in any other, or in none we know, is refused. @default any video
+   */
+  accept?: Container[];
+  /**
+   * Shortest duration in seconds, read by the browser before a byte is sent; a file whose duration
+   * the browser cannot read is refused while a duration limit is set. @default none
+   */
+  minDuration?: number;
+  /** Longest duration in seconds, read likewise (see `minDuration`). @default none */
+  maxDuration?: number;
 }
 
 /** Overlay-only options. */

@@ -19,8 +19,10 @@ import { loaderTexts } from './loader/texts';
 // lists (WIDGET_LANGUAGES, HANDLERS, …) as values the JS does not have (test/package.exports.test.ts).
 export type {
   BaseUploadConfig,
+  Container,
   DeferredConfig,
   DeferredModuleConfig,
+  FileRefusal,
   ModuleOptions,
   ModuleUploadConfig,
   OverlayOptions,
@@ -41,6 +43,7 @@ export type {
   UploadType,
   UploadWidgetError,
   UploadWidgetHandle,
+  WidgetCode,
   WidgetForm,
   WidgetLanguage,
   WidgetTheme,

@@ -58,7 +58,7 @@ export function sendUploadPage(res: ServerResponse, boot: UploadPageBoot, public
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(boot.strings.dialog ?? LOADER_WORDS[boot.lang].dialog)}</title>
 ${assets.styles.map((name) => `<link rel="stylesheet" href="${ASSETS_PATH}/${name}">\n`).join('')}<script type="application/json" id="upload-boot">${jsonForScript(boot)}</script>
-${assets.locales[boot.lang] ? `<link rel="modulepreload" href="${ASSETS_PATH}/${assets.locales[boot.lang]}">\n` : ''}<script type="module" src="${ASSETS_PATH}/${assets.script}"></script>
+${assets.locales[boot.lang] ? `<link rel="modulepreload" href="${ASSETS_PATH}/${assets.locales[boot.lang]}">\n` : ''}${assets.limits && Object.keys(boot.limits).length > 0 ? `<link rel="modulepreload" href="${ASSETS_PATH}/${assets.limits}">\n` : ''}<script type="module" src="${ASSETS_PATH}/${assets.script}"></script>
 </head>
 <body><div id="app"></div></body>
 </html>

@@ -38,8 +38,11 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
       // pendingUpload finishes an upload that was complete but never finished: then there is nothing left to upload.
       if ((await service.stores.videos.get(videoId))?.status !== VideoStatus.NotUploaded)
         throw new ApiError('WRONG_STATE', 'the video already has its file');
-      const maxFileSize =
+      const serviceLimit =
         request.uploadType === 'silverlight' ? service.config.maxUploadBytesSilverlight : service.config.maxUploadBytesFlash;
+      // The page's limit only narrows the service's; the ticket carries it, so tus enforces it too.
+      const { maxFileSize: pageLimit, ...limits } = request.restrictions;
+      const maxFileSize = Math.min(serviceLimit, pageLimit ?? serviceLimit);
       const boot: UploadPageBoot = {
         videoId,
         channel: request.channel,
@@ -57,6 +60,7 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
           needHandleSpecial: request.needHandleSepcial,
         }),
         maxFileSize,
+        limits,
         uploadChunkBytes: service.config.uploadChunkBytes,
         resume,
       };

@@ -19,17 +19,23 @@ function writeManifest(dir: string, entryFile: string, at: Date): void {
     },
     'src/widget/uploader/uploadCore.ts': { file: 'uploadCore-T1.js', isDynamicEntry: true },
     'src/shared/i18n/locales/pt-BR.ts': { file: 'pt-BR-P7.js', src: 'src/shared/i18n/locales/pt-BR.ts', isDynamicEntry: true },
+    'src/widget/uploader/limits.ts': { file: 'limits-L3.js', src: 'src/widget/uploader/limits.ts', isDynamicEntry: true },
   };
   writeFileSync(path, JSON.stringify(manifest));
   utimesSync(path, at, at);
 }
 
 describe('uploaderAssetsReader', () => {
-  it("names the entry, its CSS and the languages' chunks from the build manifest, and follows a rebuild", () => {
+  it("names the entry, its CSS, the languages' chunks and the restrictions' from the build manifest, and follows a rebuild", () => {
     dist = mkdtempSync(join(tmpdir(), 'ovu-assets-'));
     writeManifest(dist, 'uploader-A1.js', new Date(2026, 0, 1));
     const assets = uploaderAssetsReader(dist);
-    expect(assets()).toEqual({ script: 'uploader-A1.js', styles: ['uploader-C55.css'], locales: { 'pt-BR': 'pt-BR-P7.js' } });
+    expect(assets()).toEqual({
+      script: 'uploader-A1.js',
+      styles: ['uploader-C55.css'],
+      locales: { 'pt-BR': 'pt-BR-P7.js' },
+      limits: 'limits-L3.js',
+    });
     writeManifest(dist, 'uploader-B2.js', new Date(2026, 0, 2));
     expect(assets().script).toBe('uploader-B2.js');
   });

@@ -8,6 +8,8 @@ export interface UploaderAssets {
   styles: string[];
   /** Each language's texts chunk (src/widget/uploader/pageTexts.ts), preloaded by the page that speaks it. */
   locales: Partial<Record<WidgetLanguage, string>>;
+  /** The restrictions' checks (src/widget/uploader/limits.ts), preloaded by a page that sets any. */
+  limits?: string | undefined;
 }
 
 /** What the page refers to before a build exists: those names answer 404 with the build hint. */
@@ -19,6 +21,9 @@ interface ManifestChunk {
   isEntry?: boolean;
   css?: string[];
 }
+
+/** Where the restrictions' checks come from. */
+const LIMITS_SOURCE = 'src/widget/uploader/limits.ts';
 
 /** Where a language's texts chunk comes from, named by its language. */
 const LOCALE_SOURCE = /^src\/shared\/i18n\/locales\/([\w-]+)\.ts$/;
@@ -40,7 +45,8 @@ export function uploaderAssetsReader(distDir: string): () => UploaderAssets {
       const locales = Object.fromEntries(
         chunks.flatMap((chunk) => (LOCALE_SOURCE.exec(chunk.src ?? '') ? [[LOCALE_SOURCE.exec(chunk.src!)![1], chunk.file]] : [])),
       );
-      cached = { mtimeMs, assets: { script: entry.file, styles: entry.css ?? [], locales } };
+      const limits = chunks.find((chunk) => chunk.src === LIMITS_SOURCE)?.file;
+      cached = { mtimeMs, assets: { script: entry.file, styles: entry.css ?? [], locales, ...(limits ? { limits } : {}) } };
     }
     return cached.assets;
   };

@@ -42,6 +42,18 @@ describe('<video-upload>', () => {
     expect([node.state, node.getAttribute('state'), button(node).disabled]).toEqual(['open', 'open', true]);
   });
 
+  it("reads the restrictions' numbers and lists from their attributes", () => {
+    const page = fakePopup();
+    const node = element({ ...ATTRIBUTES, 'max-file-size': '1048576', accept: 'mp4 webm', 'min-duration': '2.5', 'max-duration': '600' });
+    node.open();
+    expect(Object.fromEntries(page.url().searchParams)).toMatchObject({
+      maxFileSize: '1048576',
+      accept: '["mp4","webm"]',
+      minDuration: '2.5',
+      maxDuration: '600',
+    });
+  });
+
   it('reads true and false from boolean attributes, and opens the overlay form when asked', async () => {
     const page = fakePopup();
     const node = element({ ...ATTRIBUTES, form: 'overlay', 'is-top': 'false', 'need-handle-sepcial': 'false', left: '10px' });

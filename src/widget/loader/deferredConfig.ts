@@ -5,6 +5,7 @@ import {
   type UploadSuccessInfo,
   type UploadWidgetError,
   type UploadWidgetHandle,
+  type WidgetCode,
   type WidgetLanguage,
 } from '../../shared/widgetConfig';
 import type { Container } from './container';
@@ -103,7 +104,12 @@ export function openDeferred(raw: Record<string, unknown>, target: ModuleTarget,
     },
     (error: unknown) => {
       console.error('openUpload: `config()` rejected', error);
-      end(widgetError(failed, 'failure', 'config'), { videoId: '', reason: 'config', code: 'config', message: failed });
+      end(widgetError(failed, 'failure', 'config'), {
+        videoId: '',
+        reason: 'config',
+        code: 'config' satisfies WidgetCode,
+        message: failed,
+      });
     },
   );
 

@@ -89,10 +89,21 @@ describe('checkConfig: parameter problems become the error page', () => {
 });
 
 describe('checkConfig: valid configurations', () => {
-  it('applies the documented defaults', () => {
-    expect(checkConfig(AUTH, 'popup')).toMatchObject({
+  it('applies the documented defaults, and leaves the other options absent (isTop true is applied where the layer opens)', () => {
+    expect(checkConfig(AUTH, 'popup')).toEqual({
       ok: true,
-      config: { ...AUTH, uploadType: 'flash', needHandleSepcial: false, isTop: true, lang: undefined, left: undefined, top: undefined },
+      handlers: expect.any(Object),
+      videoId: AUTH.videoId,
+      config: { ...AUTH, uploadType: 'flash', needHandleSepcial: false },
+    });
+  });
+
+  it('passes the restrictions on as given: the service checks their values (106 on its error page)', () => {
+    const restrictions = { maxFileSize: 5e6, accept: ['mp4', 'webm'], minDuration: 2, maxDuration: 90.5 };
+    expect(checkConfig({ ...AUTH, ...restrictions }, 'popup')).toMatchObject({ ok: true, config: restrictions });
+    expect(checkConfig({ ...AUTH, accept: 'mp4 mov', maxFileSize: 'big' }, 'popup')).toMatchObject({
+      ok: true,
+      config: { accept: 'mp4 mov', maxFileSize: 'big' },
     });
   });
 

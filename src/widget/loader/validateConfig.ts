@@ -3,6 +3,7 @@ import {
   OVERLAY_OPTIONS,
   UPLOAD_TYPES,
   WIDGET_LANGUAGES,
+  type Container,
   type PageOption,
   type UploadEventHandlers,
   type UploadType,
@@ -20,14 +21,19 @@ interface ResolvedConfig {
   videoId: string;
   uploadType: UploadType;
   needHandleSepcial: boolean;
-  lang: WidgetLanguage | undefined;
-  theme: WidgetTheme | undefined;
-  accentColor: string | undefined;
-  radius: string | undefined;
-  strings: WidgetStrings | undefined;
-  left: string | undefined;
-  top: string | undefined;
-  isTop: boolean;
+  lang?: WidgetLanguage;
+  theme?: WidgetTheme;
+  accentColor?: string;
+  radius?: string;
+  strings?: WidgetStrings;
+  maxFileSize?: number;
+  accept?: Container[];
+  minDuration?: number;
+  maxDuration?: number;
+  left?: string;
+  top?: string;
+  /** Absent: true (openUpload.ts applies it, where the popup's fallback layer needs it too). */
+  isTop?: boolean;
 }
 
 /** A configuration error shown on the error page, with the service's code for the same failure (src/server/errors.ts). */
@@ -53,10 +59,17 @@ const STRING: Rule = [typeIs('string'), 'a string'];
 export const BOOLEAN: Rule = [typeIs('boolean'), 'true or false'];
 
 /**
+ * Any value whose JSON fits the page's address: it travels there as JSON, which a server or proxy
+ * refuses outright (414, 431: no error page) past 8 to 16 KB. The service checks the value itself.
+ */
+const SERVICE_CHECKS: Rule = [(value) => encodeURIComponent(JSON.stringify(value)).length <= 8e3, 'at most 8000 bytes as URL-encoded JSON'];
+
+/**
  * The options the service checks too, in PAGE_OPTIONS order (the first problem is the one the
  * service would report). The look (`theme`, `accentColor`, `radius`) is only checked to be
- * strings, and `strings` to be small enough, here: the service checks the values (106 on its error page), which keeps their lists
- * and patterns out of the popup loader's bytes.
+ * strings, `strings` and the restrictions (`maxFileSize`, `accept`, `minDuration`,
+ * `maxDuration`) to be small enough, here: the service checks the values (106 on its error
+ * page), which keeps their lists and patterns out of the popup loader's bytes.
  */
 export const RULES: Record<PageOption, Rule> = {
   appId: STRING,
@@ -69,31 +82,31 @@ export const RULES: Record<PageOption, Rule> = {
   theme: STRING,
   accentColor: STRING,
   radius: STRING,
-  // The service checks the texts and their shape (106); here only their size: they travel as JSON
-  // on the page's address, which a server or proxy refuses outright (414, 431: no error page)
-  // past 8 to 16 KB.
-  strings: [(value) => encodeURIComponent(JSON.stringify(value)).length <= 8e3, 'at most 8000 bytes as URL-encoded JSON'],
+  strings: SERVICE_CHECKS,
+  maxFileSize: SERVICE_CHECKS,
+  accept: SERVICE_CHECKS,
+  minDuration: SERVICE_CHECKS,
+  maxDuration: SERVICE_CHECKS,
 };
 
 /** The checks of the overlay-only options (overlayRules.ts), given by the builds that open the overlay. */
 export type OverlayRules = Record<(typeof OVERLAY_OPTIONS)[number], Rule>;
 
-/** `left`/`top` absent mean centred, `lang` absent means the browser's language; the look's absent options are the uploader's own. */
-const DEFAULTS: Omit<ResolvedConfig, 'appId' | 'timestamp' | 'token' | 'videoId'> = {
+/**
+ * The options with a default; the others stay absent when not given: `isTop` absent means true, `left`/`top` absent mean
+ * centred, `lang` absent means the browser's language, the look's absent options are the
+ * uploader's own, absent restrictions the service's limits.
+ */
+const DEFAULTS: Pick<ResolvedConfig, 'uploadType' | 'needHandleSepcial'> = {
   uploadType: 'flash',
   needHandleSepcial: false,
-  lang: undefined,
-  theme: undefined,
-  accentColor: undefined,
-  radius: undefined,
-  strings: undefined,
-  isTop: true,
-  left: undefined,
-  top: undefined,
 };
 
-/** Every option name: the defaults name every optional one, overlay-only ones included. */
-const KNOWN: string[] = [...Object.keys(RULES), ...Object.keys(DEFAULTS), ...HANDLERS];
+/** The required options, the first RULES (PAGE_OPTIONS begins with them). */
+const REQUIRED = 4;
+
+/** Every option name. */
+const KNOWN: string[] = [...Object.keys(RULES), ...OVERLAY_OPTIONS, ...HANDLERS];
 
 function describe(value: unknown): string {
   return typeof value === 'string' ? `"${value}"` : value === null ? 'null' : `a ${Array.isArray(value) ? 'list' : typeof value}`;
@@ -134,12 +147,13 @@ export function checkConfig(raw: unknown, form: WidgetForm, overlayRules?: Overl
   const config: Record<string, unknown> = { ...DEFAULTS };
   // The overlay's options are checked last: the service never sees them.
   const rules = form === 'overlay' ? { ...RULES, ...overlayRules } : RULES;
+  let required = REQUIRED;
   for (const key in rules) {
     const value = options[key];
     const trimmed = typeof value === 'string' ? value.trim() : value;
     const [valid, expected] = rules[key as PageOption]!;
     // A required option left blank counts as missing, as on the service.
-    if (!(key in DEFAULTS) && (trimmed == null || trimmed === '')) return problem('101', `Missing Parameter: ${key}`);
+    if (required-- > 0 && (trimmed == null || trimmed === '')) return problem('101', `Missing Parameter: ${key}`);
     if (value === undefined) continue;
     if (!valid(value)) return problem('106', `Invalid Parameter: ${key} must be ${expected}, got ${describe(value)}`);
     config[key] = trimmed;

@@ -8,6 +8,7 @@ import type { HostLink } from './hostLink';
 import type { UploadListeners, UploadRequest } from './uploadCore';
 import type { PreviewResult, previewVideo } from './videoPreview';
 import type { FileHandle, HandleStore } from './fileHandles';
+import * as LIMITS from './limits';
 
 afterEach(cleanup);
 
@@ -21,6 +22,7 @@ const BOOT: UploadPageBoot = {
   tusEndpoint: 'http://service.test/UploadWidget/tus',
   ticket: 'ticket-1',
   maxFileSize: 2 * 1024 ** 3,
+  limits: {},
   uploadChunkBytes: 0,
   resume: null,
   look: { theme: 'auto' },
@@ -35,6 +37,7 @@ function setup(
     previewResult = { kind: 'none' } as PreviewResult,
     statuses = [] as (number | undefined)[],
     handles = undefined as HandleStore | undefined,
+    limits = undefined as typeof LIMITS | undefined,
   } = {},
 ) {
   const posted: WithoutEnvelope<PageMessage>[] = [];
@@ -78,6 +81,7 @@ function setup(
       processingStatus={processingStatus}
       statusPollMs={5}
       handles={handles}
+      limits={limits}
     />,
   );
   return {
@@ -155,6 +159,46 @@ describe('uploader: a file refused before any byte is sent', () => {
       info: expect.objectContaining({ reason: 'rejected', fileName: 'fake.mp4', message: text }),
     });
     expect(screen.getByRole('button', { name: 'Choose a video file' })).toBeTruthy();
+  });
+});
+
+describe("uploader: the page's restrictions", () => {
+  const READY: PreviewResult = { kind: 'ready', poster: 'data:image/jpeg;base64,AA==', duration: 12.04, width: 1280, height: 720 };
+  const limits = { accept: ['mp4' as const, 'webm' as const], minDuration: 1, maxDuration: 10 };
+
+  it('says them under the size limit before a file is chosen', () => {
+    setup({ maxFileSize: 5_000_000, limits }, { limits: LIMITS });
+    expect(screen.getByText('Video files up to 4.8 MiB.')).toBeTruthy();
+    expect(screen.getByText('Formats: MP4, WebM.')).toBeTruthy();
+    expect(screen.getByText('Length: 1 s to 10 s.')).toBeTruthy();
+  });
+
+  it('reads the duration before any request, once for the check and the preview, and refuses a file too long', async () => {
+    const { posted, startUpload, preview } = setup({ limits }, { previewResult: READY, limits: LIMITS });
+    choose(video('long.mp4'));
+    const text = '“long.mp4” is 12 s long; this site takes videos of at most 10 s.';
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(text));
+    expect(startUpload).not.toHaveBeenCalled();
+    expect(preview).toHaveBeenCalledOnce();
+    expect(posted).toContainEqual({
+      type: 'failure',
+      info: expect.objectContaining({ reason: 'rejected', code: 'tooLong', message: text }),
+    });
+  });
+
+  it('uploads a file within them once its duration is read', async () => {
+    const { upload, preview } = setup({ limits: { ...limits, maxDuration: 60 } }, { previewResult: READY, limits: LIMITS });
+    choose(video('clip.mp4'));
+    await upload();
+    await screen.findByRole('img', { name: 'A frame of “clip.mp4”' });
+    expect(preview).toHaveBeenCalledOnce();
+  });
+
+  it('refuses a container the page does not list, by its first bytes', async () => {
+    const { startUpload } = setup({ limits: { accept: ['webm'] } }, { limits: LIMITS });
+    choose(video('clip.webm', 1000, 'video/webm'));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('“clip.webm” is in the MP4 format; this site takes WebM only.'));
+    expect(startUpload).not.toHaveBeenCalled();
   });
 });
 

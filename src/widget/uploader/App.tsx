@@ -16,7 +16,8 @@ import { SendingPanel } from './SendingPanel';
 import type { StartUpload } from './uploadCore';
 import { questionWords, statusLine } from './uploaderText';
 import { useUploadMachine } from './useUploadMachine';
-import type { previewVideo } from './videoPreview';
+import type * as Limits from './limits';
+import { previewVideo } from './videoPreview';
 
 export interface AppProps {
   boot: UploadPageBoot;
@@ -33,6 +34,8 @@ export interface AppProps {
   discard?: (uploadUrl: string, ticket: string) => Promise<boolean>;
   /** Poster, duration and resolution of the chosen file. @default previewVideo (a `<video>` on an object URL) */
   preview?: typeof previewVideo;
+  /** The checks and words of the page's restrictions (limits.ts), when it sets any (main.tsx loads them). */
+  limits?: typeof Limits | undefined;
   /** The video's status after the upload. @default fetchProcessingStatus (GET /UploadWidget/Status with the ticket) */
   processingStatus?: (ticket: string) => Promise<number | undefined>;
   /** How often to ask for it. @default 5 000 */
@@ -54,19 +57,24 @@ export function App({
   now = performanceNow,
   autoRetryMs = 10_000,
   discard = discardUpload,
-  preview,
+  preview: givenPreview = previewVideo,
   processingStatus = fetchProcessingStatus,
   statusPollMs = 5000,
   handles: givenHandles,
+  limits,
 }: AppProps) {
   // The overlay's iframe is third-party: its storage is partitioned or refused, so only the popup keeps handles.
   const handles = useMemo(() => givenHandles ?? (boot.form === 'popup' ? browserHandleStore() : undefined), [givenHandles, boot.form]);
+  // One reading per file for the duration check and the Preview.
+  const preview = useMemo(() => (limits ? limits.sharedPreview(givenPreview) : givenPreview), [limits, givenPreview]);
   const { model, send, setup, meter } = useUploadMachine({
     boot,
     strings,
     host,
     startUpload,
     fingerprint,
+    preview,
+    limits,
     now,
     autoRetryMs,
     discard,
@@ -98,6 +106,7 @@ export function App({
         <ChoosePanel
           texts={t}
           maxFileSize={boot.maxFileSize}
+          hints={limits?.limitHints(boot.limits, t) ?? []}
           stored={model.stored}
           keptHandle={model.keptHandle}
           keepsHandles={!!handles}

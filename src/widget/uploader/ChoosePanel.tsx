@@ -9,6 +9,8 @@ import type { Send } from './useUploadMachine';
 interface ChoosePanelProps {
   texts: Texts;
   maxFileSize: number;
+  /** The page's other restrictions in words (limits.ts), said before a file is chosen so that few are refused. */
+  hints: readonly string[];
   /** The service's unfinished upload of this video, offered to continue or discard. */
   stored: ResumeState | null;
   keptHandle: FileHandle | undefined;
@@ -18,8 +20,8 @@ interface ChoosePanelProps {
   send: Send;
 }
 
-/** The file choice: the earlier upload if there is one, the picker, and the size limit. */
-export function ChoosePanel({ texts: t, maxFileSize, stored, keptHandle, keepsHandles, primary, send }: ChoosePanelProps) {
+/** The file choice: the earlier upload if there is one, the picker, and the limits. */
+export function ChoosePanel({ texts: t, maxFileSize, hints, stored, keptHandle, keepsHandles, primary, send }: ChoosePanelProps) {
   const storedPercent = stored ? formatPercent(stored.offset, stored.size) : '';
   return (
     <>
@@ -45,6 +47,11 @@ export function ChoosePanel({ texts: t, maxFileSize, stored, keptHandle, keepsHa
         }
       />
       <p class="hint">{t.limit(formatBytes(maxFileSize, t))}</p>
+      {hints.map((hint) => (
+        <p class="hint" key={hint}>
+          {hint}
+        </p>
+      ))}
     </>
   );
 }

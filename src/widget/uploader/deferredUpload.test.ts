@@ -5,7 +5,14 @@ import type { StartUpload, UploadListeners, UploadRequest } from './uploadCore';
 const REQUEST = { resume: { uploadUrl: 'http://s.test/tus/abc', offset: 40 } } as UploadRequest;
 
 function listeners(): UploadListeners {
-  return { onStored: vi.fn(), onProgress: vi.fn(), onSuccess: vi.fn(), onRefused: vi.fn(), onNetworkError: vi.fn() };
+  return {
+    onStored: vi.fn(),
+    onProgress: vi.fn(),
+    onSuccess: vi.fn(),
+    onRefused: vi.fn(),
+    onNetworkError: vi.fn(),
+    onUnreachable: vi.fn(),
+  };
 }
 
 function transport() {

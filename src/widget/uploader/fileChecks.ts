@@ -1,3 +1,5 @@
+import type { FileRefusal } from '../../shared/widgetConfig';
+
 /**
  * Extensions accepted when the browser gives no video MIME type: Windows reports none for .mkv
  * and .flv, and some systems say application/octet-stream.
@@ -32,8 +34,6 @@ const VIDEO_EXTENSIONS = new Set([
 /** For the file input: a hint to the browser's file dialog, not a check. */
 export const ACCEPT = ['video/*', ...[...VIDEO_EXTENSIONS].map((ext) => `.${ext}`)].join(',');
 
-export type FileRefusal = 'empty' | 'notVideo' | 'tooLarge';
-
 function extension(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
@@ -46,7 +46,10 @@ function isVideoFile(file: Pick<File, 'name' | 'type'>): boolean {
 }
 
 /** Checked before any byte is sent; the service enforces the size limit too. */
-export function refuseFile(file: Pick<File, 'name' | 'type' | 'size'>, maxFileSize: number): FileRefusal | null {
+export function refuseFile(
+  file: Pick<File, 'name' | 'type' | 'size'>,
+  maxFileSize: number,
+): Extract<FileRefusal, 'empty' | 'notVideo' | 'tooLarge'> | null {
   if (file.size === 0) return 'empty';
   if (!isVideoFile(file)) return 'notVideo';
   if (file.size > maxFileSize) return 'tooLarge';

@@ -1,4 +1,4 @@
-import { fillIn, type StringTable } from '../../shared/i18n/strings';
+import { fillIn, type StringKey, type StringTable } from '../../shared/i18n/strings';
 
 /** The service's ResultCode for an app over one of its quotas: a wait helps, unlike other refusals. */
 const TOO_MANY_REQUESTS = '116';
@@ -26,12 +26,6 @@ export interface Texts {
   cancel: string;
   retry: string;
   canceled: string;
-  empty(name: string): string;
-  notVideo(name: string): string;
-  /** The name says video, the first bytes say otherwise (a renamed file). */
-  notVideoContent(name: string): string;
-  unreadable(name: string): string;
-  tooLarge(name: string, max: string): string;
   networkError: string;
   serverRefused(code: string | undefined): string;
   success(name: string): string;
@@ -59,67 +53,59 @@ export interface Texts {
   continueFile(name: string, percent: string): string;
   reopenFailed(name: string): string;
   units: { bytes: readonly string[]; hour: string; minute: string; second: string };
+  /**
+   * Any text with its values, for those whose values vary with the case: a refused file's (its
+   * key is the refusal, FileRefusal), the page's restrictions (limits.ts) and `unreachable`.
+   */
+  fill(key: StringKey, values: Record<string, string>): string;
 }
+
+/**
+ * The texts with values, each with its values' names in the order its method takes them. Made
+ * from this table rather than written one by one: the uploader's first paint carries every byte
+ * (test/widget.budget.test.ts).
+ */
+const PARAMETERS = {
+  limit: ['max'],
+  resumeHint: ['name', 'percent'],
+  preparing: ['name'],
+  uploading: ['name'],
+  paused: ['name'],
+  waitingForNetwork: ['name'],
+  milestone: ['name', 'percent'],
+  ofTotal: ['sent', 'total'],
+  speed: ['perSecond'],
+  timeLeft: ['duration'],
+  success: ['name'],
+  askClose: ['percent'],
+  askDiscard: ['name', 'percent'],
+  askReplace: ['stored', 'percent', 'chosen'],
+  posterAlt: ['name'],
+  continueFile: ['name', 'percent'],
+  reopenFailed: ['name'],
+} as const satisfies { [K in keyof Texts & StringKey]?: readonly string[] };
 
 /** The texts of the table the service put in the page (its language, the `strings` option applied). */
 export function textsFor(table: StringTable): Texts {
-  const t =
-    (key: keyof StringTable) =>
-    (values: Record<string, string> = {}) =>
-      fillIn(table[key], values);
+  const fill = (key: StringKey, values: Record<string, string>) => fillIn(table[key], values);
+  const withValues = Object.fromEntries(
+    Object.entries(PARAMETERS).map(([key, names]) => [
+      key,
+      (...values: string[]) => fill(key as StringKey, Object.fromEntries(names.map((name, i) => [name, values[i]!]))),
+    ]),
+  );
   return {
-    title: table.title,
-    choose: table.choose,
-    dropHint: table.dropHint,
-    dropZone: table.dropZone,
-    limit: (max) => t('limit')({ max }),
-    resumeHint: (name, percent) => t('resumeHint')({ name, percent }),
-    preparing: (name) => t('preparing')({ name }),
-    uploading: (name) => t('uploading')({ name }),
-    paused: (name) => t('paused')({ name }),
-    waitingForNetwork: (name) => t('waitingForNetwork')({ name }),
-    progressLabel: table.progressLabel,
-    milestone: (name, percent) => t('milestone')({ name, percent }),
-    ofTotal: (sent, total) => t('ofTotal')({ sent, total }),
-    speed: (perSecond) => t('speed')({ perSecond }),
-    timeLeft: (duration) => t('timeLeft')({ duration }),
-    pause: table.pause,
-    resume: table.resume,
-    cancel: table.cancel,
-    retry: table.retry,
-    canceled: table.canceled,
-    empty: (name) => t('empty')({ name }),
-    notVideo: (name) => t('notVideo')({ name }),
-    notVideoContent: (name) => t('notVideoContent')({ name }),
-    unreadable: (name) => t('unreadable')({ name }),
-    tooLarge: (name, max) => t('tooLarge')({ name, max }),
-    networkError: table.networkError,
+    // The texts without values are the table's own (its other keys ride along unused).
+    ...table,
+    ...(withValues as Pick<Texts, keyof typeof PARAMETERS>),
     serverRefused: (code) =>
-      code === TOO_MANY_REQUESTS ? t('tooManyUploads')({ code }) : code ? t('serverRefused')({ code }) : table.serverRefusedNoCode,
-    success: (name) => t('success')({ name }),
-    processingNext: table.processingNext,
-    close: table.close,
-    askClose: (percent) => t('askClose')({ percent }),
-    keepUploading: table.keepUploading,
-    stopAndClose: table.stopAndClose,
-    discard: table.discard,
-    askDiscard: (name, percent) => t('askDiscard')({ name, percent }),
-    keepStored: table.keepStored,
-    discarded: table.discarded,
-    discardFailed: table.discardFailed,
-    askReplace: (stored, percent, chosen) => t('askReplace')({ stored, percent, chosen }),
-    replace: table.replace,
-    noPreview: table.noPreview,
-    posterAlt: (name) => t('posterAlt')({ name }),
-    processingReady: table.processingReady,
-    processingFailed: table.processingFailed,
-    continueFile: (name, percent) => t('continueFile')({ name, percent }),
-    reopenFailed: (name) => t('reopenFailed')({ name }),
+      code === TOO_MANY_REQUESTS ? fill('tooManyUploads', { code }) : code ? fill('serverRefused', { code }) : table.serverRefusedNoCode,
     units: {
       bytes: [table.unitByte, table.unitKiB, table.unitMiB, table.unitGiB, table.unitTiB],
       hour: table.unitHour,
       minute: table.unitMinute,
       second: table.unitSecond,
     },
+    fill,
   };
 }

@@ -9,6 +9,7 @@ import {
   reduce,
   STATE_KINDS,
   TRANSITIONS,
+  type ContentRefusal,
   type Effect,
   type FileLike,
   type HandleLike,
@@ -19,7 +20,9 @@ import {
 } from './machine';
 import { DIAGRAM_MARKERS, stateDiagram } from './stateDiagram';
 
-const SETUP: MachineSetup = { videoId: 'video-1', maxFileSize: 2 * 1024 ** 3, texts: textsFor(stringTable('en', {})) };
+const SETUP: MachineSetup = { videoId: 'video-1', maxFileSize: 2 * 1024 ** 3, limits: {}, texts: textsFor(stringTable('en', {})) };
+/** A page that takes MP4 and MOV of 5 s to 10 min, up to 1 MB. */
+const LIMITED: MachineSetup = { ...SETUP, maxFileSize: 1_000_000, limits: { accept: ['mp4', 'mov'], minDuration: 5, maxDuration: 600 } };
 const file = (name = 'clip.mp4', size = 1000, type = 'video/mp4'): FileLike => ({ name, size, type });
 const CLIP = file();
 const STORED: ResumeState = {
@@ -37,17 +40,18 @@ type Event = UploadEvent;
 type Live = (model: Model) => Event;
 type LiveEvent = Event | Live;
 
-/** Runs the events in turn; the effects of all of them, in order. */
-function run(model: Model, ...events: LiveEvent[]): { model: Model; effects: Effect[] } {
+/** Runs the events in turn on a page set up as `setup`; the effects of all of them, in order. */
+function runWith(setup: MachineSetup, model: Model, ...events: LiveEvent[]): { model: Model; effects: Effect[] } {
   const effects: Effect[] = [];
   let current = model;
   for (const event of events) {
-    const step = reduce(current, typeof event === 'function' ? event(current) : event, SETUP);
+    const step = reduce(current, typeof event === 'function' ? event(current) : event, setup);
     current = step.model;
     effects.push(...step.effects);
   }
   return { model: current, effects };
 }
+const run = (model: Model, ...events: LiveEvent[]) => runWith(SETUP, model, ...events);
 
 const posts = (effects: Effect[]) => effects.flatMap((effect) => (effect.type === 'post' ? [effect.message] : []));
 const ofType = <T extends Effect['type']>(effects: Effect[], type: T) =>
@@ -64,6 +68,9 @@ const succeeded: Live = (model) => ({ type: 'succeeded', attempt: model.attempt 
 const refused =
   (code: string | undefined, requestId?: string): Live =>
   (model) => ({ type: 'refused', attempt: model.attempt, code, requestId });
+/** The page at 127.0.0.1:8080 whose proxy does not pass the upload path on to the service at localhost:8080. */
+const ORIGINS = { pageOrigin: 'http://127.0.0.1:8080', serviceOrigin: 'http://localhost:8080', uploadPath: '/UploadWidget/files/' };
+const unreachable: Live = (model) => ({ type: 'unreachable', attempt: model.attempt, ...ORIGINS });
 const networkError =
   (bytesUploaded: number, online = true): Live =>
   (model) => ({ type: 'networkError', attempt: model.attempt, bytesUploaded, online });
@@ -75,10 +82,10 @@ const uploading = (stored: ResumeState | null = null, chosen = CLIP) =>
 
 describe('machine: choosing a file', () => {
   it.each([
-    ['an empty file', file('empty.mp4', 0), '“empty.mp4” is empty. Choose a video file.'],
-    ['a file that is not a video', file('notes.txt', 5, 'text/plain'), '“notes.txt” is not a video file. Choose a video file.'],
-    ['a file over the limit', file('big.mp4', 3 * 1024 ** 3), '“big.mp4” is larger than the limit of 2.0 GiB.'],
-  ])('refuses %s before any check or request, says why and reports it', (_case, chosen, text) => {
+    ['an empty file', file('empty.mp4', 0), 'empty', '“empty.mp4” is empty. Choose a video file.'],
+    ['a file that is not a video', file('notes.txt', 5, 'text/plain'), 'notVideo', '“notes.txt” is not a video file. Choose a video file.'],
+    ['a file over the limit', file('big.mp4', 3 * 1024 ** 3), 'tooLarge', '“big.mp4” is larger than the limit of 2.0 GiB.'],
+  ])('refuses %s before any check or request, says why and reports it with the refusal as its code', (_case, chosen, code, text) => {
     const { model, effects } = run(idle(), { type: 'choose', file: chosen });
     expect(model.state.kind).toBe('failed');
     expect(model.notice).toEqual({ tone: 'error', text });
@@ -87,7 +94,7 @@ describe('machine: choosing a file', () => {
         type: 'post',
         message: {
           type: 'failure',
-          info: { videoId: 'video-1', reason: 'rejected', message: text, fileName: chosen.name, fileSize: chosen.size },
+          info: { videoId: 'video-1', reason: 'rejected', code, message: text, fileName: chosen.name, fileSize: chosen.size },
         },
       },
     ]);
@@ -106,7 +113,7 @@ describe('machine: choosing a file', () => {
     expect(model.notice?.text).toBe(text);
     expect(ofType(effects, 'start')).toEqual([]);
     expect(posts(effects)).toEqual([
-      { type: 'failure', info: expect.objectContaining({ reason: 'rejected', fileName: 'fake.mp4', message: text }) },
+      { type: 'failure', info: expect.objectContaining({ reason: 'rejected', code: refusal, fileName: 'fake.mp4', message: text }) },
     ]);
   });
 
@@ -163,6 +170,65 @@ describe('machine: choosing a file', () => {
     for (const model of [run(idle(), { type: 'choose', file: CLIP }).model, uploading()]) {
       expect(reduce(model, { type: 'choose', file: file('other.mp4') }, SETUP)).toEqual({ model, effects: [] });
     }
+  });
+});
+
+describe("machine: the page's restrictions", () => {
+  const limited = (...events: LiveEvent[]) => runWith(LIMITED, idle(), { type: 'choose', file: CLIP }, ...events);
+
+  it('refuses a file over the page’s maxFileSize before any check, naming that limit', () => {
+    const { model, effects } = runWith(LIMITED, idle(), { type: 'choose', file: file('clip.mp4', 1_500_000) });
+    expect(model.notice?.text).toBe('“clip.mp4” is larger than the limit of 976.6 KiB.');
+    expect(posts(effects)).toEqual([{ type: 'failure', info: expect.objectContaining({ reason: 'rejected', code: 'tooLarge' }) }]);
+  });
+
+  // The checks themselves, and the values they find, are limits.test.ts's.
+  it.each<[ContentRefusal, Record<string, string>, string]>([
+    ['notAccepted', { container: 'WebM', accepted: 'MP4, MOV' }, '“clip.mp4” is in the WebM format; this site takes MP4, MOV only.'],
+    ['tooShort', { duration: '4.5 s', min: '5 s' }, '“clip.mp4” is 4.5 s long; this site takes videos of at least 5 s.'],
+    ['tooLong', { duration: '10 min 1 s', max: '10 min' }, '“clip.mp4” is 10 min 1 s long; this site takes videos of at most 10 min.'],
+    [
+      'durationUnknown',
+      {},
+      'The length of “clip.mp4” could not be read, and this site limits how long videos may be. Choose a file in another format, such as MP4.',
+    ],
+  ])('refuses a file the check finds %s: no upload starts, the host hears the refusal as its code', (refusal, values, text) => {
+    const { model, effects } = limited((m) => ({ type: 'checkFailed', attempt: m.attempt, refusal, values }));
+    expect(model.state.kind).toBe('failed');
+    expect(model.notice).toEqual({ tone: 'error', text });
+    expect(effects.filter((effect) => effect.type !== 'check')).toEqual([
+      {
+        type: 'post',
+        message: {
+          type: 'failure',
+          info: { videoId: 'video-1', reason: 'rejected', code: refusal, message: text, fileName: 'clip.mp4', fileSize: 1000 },
+        },
+      },
+    ]);
+  });
+
+  it('keeps maxDuration in the setup, for a recording to stop at', () => {
+    expect(LIMITED.limits.maxDuration).toBe(600);
+  });
+});
+
+describe('machine: an upload endpoint the page cannot reach', () => {
+  it('fails at once with the origins and the settings named, and tells the host it is a setting to change (validation)', () => {
+    const { model, effects } = run(uploading(), unreachable);
+    const text =
+      'Uploads cannot reach the video service: this page came from http://127.0.0.1:8080, but /UploadWidget/files/ there does not lead to the service, whose PUBLIC_URL is http://localhost:8080. The site owner can set serviceUrl to http://localhost:8080, or make http://127.0.0.1:8080 pass /UploadWidget/files/ on to the service.';
+    expect(model.state.kind).toBe('failed');
+    expect(model.notice).toEqual({ tone: 'error', text });
+    expect(effects).toEqual([
+      { type: 'releaseTransport' },
+      { type: 'post', message: { type: 'uploading', busy: false } },
+      { type: 'post', message: { type: 'failure', info: { ...INFO, reason: 'validation', code: 'unreachable', message: text } } },
+    ]);
+  });
+
+  it('ignores the news from an abandoned attempt', () => {
+    const cancelled = run(uploading(), { type: 'cancel' }).model;
+    expect(reduce(cancelled, { type: 'unreachable', attempt: cancelled.attempt - 1, ...ORIGINS }, SETUP).effects).toEqual([]);
   });
 });
 
@@ -461,7 +527,7 @@ describe('machine: the transition table', () => {
         run(sending, networkError(300, false)).model,
         run(sending, { type: 'cancel' }).model,
       );
-      models.push(run(sending, refused('107')).model, run(sending, succeeded).model);
+      models.push(run(sending, refused('107')).model, run(sending, succeeded).model, run(sending, unreachable).model);
     }
     return models;
   }
@@ -480,6 +546,7 @@ describe('machine: the transition table', () => {
       { type: 'progress', attempt, sent: 1000 },
       { type: 'succeeded', attempt },
       { type: 'refused', attempt, code: '107' },
+      { type: 'unreachable', attempt, ...ORIGINS },
       { type: 'networkError', attempt, bytesUploaded: 300, online: true },
       { type: 'networkError', attempt, bytesUploaded: 300, online: false },
       { type: 'pause' },
@@ -508,7 +575,7 @@ describe('machine: the transition table', () => {
     const made = new Set<string>();
     for (const model of samples()) {
       for (const event of events(model)) {
-        const next = reduce(model, event, SETUP).model.state.kind;
+        const next = reduce(model, event, LIMITED).model.state.kind;
         if (next !== model.state.kind) made.add(edge(model.state.kind, event.type, next));
       }
     }

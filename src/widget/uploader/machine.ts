@@ -6,13 +6,23 @@
  * docs/widget.md is drawn from, and machine.test.ts checks `reduce` against it.
  */
 import type { PageMessage, WithoutEnvelope } from '../../shared/messages';
+import type { ContentLimits } from '../../shared/restrictions';
 import type { ResumeState } from '../../shared/uploadPage';
-import { PROCESSED_STATUSES, type UploadProgressInfo } from '../../shared/widgetConfig';
+import {
+  PROCESSED_STATUSES,
+  type FileRefusal,
+  type UploadFailureInfo,
+  type UploadProgressInfo,
+  type WidgetCode,
+} from '../../shared/widgetConfig';
 import { refuseFile } from './fileChecks';
 import { formatBytes } from './format';
 import type { Texts } from './i18n';
 
 /** What the machine needs of a chosen file (a `File` in the browser). */
+/** The refusals of the content check, after the name, type and size passed. */
+export type ContentRefusal = Exclude<FileRefusal, 'empty' | 'notVideo' | 'tooLarge'>;
+
 export interface FileLike {
   name: string;
   size: number;
@@ -91,7 +101,8 @@ export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = Ha
   /** A file picked, dropped, pasted or reopened from its handle. */
   | { type: 'choose'; file: F; handle?: H | undefined }
   | { type: 'checked'; attempt: number; print: string }
-  | { type: 'checkFailed'; attempt: number; refusal: 'notVideoContent' | 'unreadable' }
+  /** The content check refused the file; `values` are those its text names beside the file's (limits.ts). */
+  | { type: 'checkFailed'; attempt: number; refusal: ContentRefusal; values?: Record<string, string> | undefined }
   /** The service holds `resume.offset` bytes of the file (created, resumed or a chunk confirmed). */
   | { type: 'stored'; resume: ResumeState }
   | { type: 'progress'; attempt: number; sent: number }
@@ -100,6 +111,12 @@ export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = Ha
   | { type: 'refused'; attempt: number; code: string | undefined; requestId?: string | undefined }
   /** Failures outlasted the transport's retries; `online` is what the browser says now. */
   | { type: 'networkError'; attempt: number; bytesUploaded: number; online: boolean }
+  /**
+   * The page's origin reaches the service's pages but not its upload path (a proxy that does not
+   * pass it on): no retry can help. `serviceOrigin` is the origin of the endpoint the service
+   * advertised (its PUBLIC_URL), `uploadPath` the path the requests went to on the page's origin.
+   */
+  | { type: 'unreachable'; attempt: number; pageOrigin: string; serviceOrigin: string; uploadPath: string }
   | { type: 'pause' }
   /** Resume, Try again, the browser back online, or the retry timer. */
   | { type: 'resume' }
@@ -125,7 +142,7 @@ export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = Ha
 
 export type Effect<F extends FileLike = FileLike, H extends HandleLike = HandleLike> =
   | { type: 'post'; message: WithoutEnvelope<PageMessage> }
-  /** Sniff the first bytes, then fingerprint: answered by `checked` or `checkFailed`. */
+  /** Sniff the first bytes, check the page's restrictions, then fingerprint: answered by `checked` or `checkFailed`. */
   | { type: 'check'; attempt: number; file: F }
   /** Start the transport; its events carry `attempt`. */
   | { type: 'start'; attempt: number; file: F; print: string; resume: ResumeState | null }
@@ -151,10 +168,13 @@ export type Effect<F extends FileLike = FileLike, H extends HandleLike = HandleL
   /** Ask the service how processing goes, now or after the poll interval: answered by `processing`. */
   | { type: 'askProcessing'; when: 'now' | 'later' };
 
-/** Fixed for one page: who the messages are about, the limit, and the words. */
+/** Fixed for one page: who the messages are about, the limits, and the words. */
 export interface MachineSetup {
   videoId: string;
+  /** Bytes: the service's limit, or the page's `maxFileSize` when smaller. */
   maxFileSize: number;
+  /** The page's `accept`, `minDuration` and `maxDuration` (a recording stops at `maxDuration` too). */
+  limits: ContentLimits;
   texts: Texts;
 }
 
@@ -227,11 +247,23 @@ const fileInfo = (setup: MachineSetup, file: FileLike) => ({ videoId: setup.vide
 const post = <F extends FileLike, H extends HandleLike>(message: WithoutEnvelope<PageMessage>): Effect<F, H> => ({ type: 'post', message });
 const FINAL_STATUSES: readonly number[] = PROCESSED_STATUSES;
 
-/** The file is refused before any byte is sent: say why, and tell the host. */
-function refuse<F extends FileLike, H extends HandleLike>(model: Model<F, H>, setup: MachineSetup, file: F, text: string): Step<F, H> {
+/**
+ * The file is refused before any byte is sent: say why (the refusal is its text's key; the text
+ * names the file, and the limit it missed), and tell the host which check it failed.
+ */
+function refuse<F extends FileLike, H extends HandleLike>(
+  model: Model<F, H>,
+  setup: MachineSetup,
+  file: F,
+  refusal: FileRefusal,
+  values: Record<string, string> = {},
+): Step<F, H> {
+  const { texts: t } = setup;
+  const max: Record<string, string> = refusal === 'tooLarge' ? { max: formatBytes(setup.maxFileSize, t) } : {};
+  const text = t.fill(refusal, { ...values, ...max, name: file.name });
   return {
     model: { ...model, state: { kind: 'failed' }, notice: { tone: 'error', text } },
-    effects: [post({ type: 'failure', info: { ...fileInfo(setup, file), reason: 'rejected', message: text } })],
+    effects: [post({ type: 'failure', info: { ...fileInfo(setup, file), reason: 'rejected', code: refusal, message: text } })],
   };
 }
 
@@ -242,15 +274,8 @@ function choose<F extends FileLike, H extends HandleLike>(
   handle: H | undefined,
 ): Step<F, H> {
   if (!isPicking(model.state)) return { model, effects: [] };
-  const { texts: t } = setup;
   const refusal = refuseFile(file, setup.maxFileSize);
-  if (refusal)
-    return refuse(
-      model,
-      setup,
-      file,
-      refusal === 'tooLarge' ? t.tooLarge(file.name, formatBytes(setup.maxFileSize, t)) : t[refusal](file.name),
-    );
+  if (refusal) return refuse(model, setup, file, refusal);
   const attempt = model.attempt + 1;
   return {
     model: { ...model, attempt, notice: null, state: { kind: 'checking', file, handle } },
@@ -331,6 +356,24 @@ function networkError<F extends FileLike, H extends HandleLike>(
   };
 }
 
+/** The upload ended without the file: the transport is let go, and the host hears why. */
+function failed<F extends FileLike, H extends HandleLike>(
+  model: Model<F, H>,
+  setup: MachineSetup,
+  sending: Sending<F, H>,
+  text: string,
+  info: Pick<UploadFailureInfo, 'reason' | 'code' | 'requestId'>,
+): Step<F, H> {
+  return {
+    model: { ...model, state: { kind: 'failed' }, notice: { tone: 'error', text } },
+    effects: [
+      { type: 'releaseTransport' },
+      post({ type: 'uploading', busy: false }),
+      post({ type: 'failure', info: { ...fileInfo(setup, sending.file), ...info, message: text } }),
+    ],
+  };
+}
+
 function pause<F extends FileLike, H extends HandleLike>(model: Model<F, H>): Step<F, H> {
   const { state } = model;
   if (!isSending(state) || !isMoving(state)) return { model, effects: [] };
@@ -384,7 +427,7 @@ export function reduce<F extends FileLike, H extends HandleLike>(
       return event.attempt === model.attempt ? checked(model, event.print) : same;
     case 'checkFailed':
       return event.attempt === model.attempt && state.kind === 'checking'
-        ? refuse(model, setup, state.file, t[event.refusal](state.file.name))
+        ? refuse(model, setup, state.file, event.refusal, event.values)
         : same;
     case 'stored':
       return { model: { ...model, stored: event.resume }, effects: [] };
@@ -409,28 +452,25 @@ export function reduce<F extends FileLike, H extends HandleLike>(
       const sending = live(model, event.attempt);
       if (!sending) return same;
       const { code, requestId } = event;
-      const text = t.serverRefused(code);
-      return {
-        model: { ...model, state: { kind: 'failed' }, notice: { tone: 'error', text } },
-        effects: [
-          { type: 'releaseTransport' },
-          post({ type: 'uploading', busy: false }),
-          post({
-            type: 'failure',
-            info: {
-              ...fileInfo(setup, sending.file),
-              reason: 'server',
-              message: text,
-              ...(code ? { code } : {}),
-              ...(requestId ? { requestId } : {}),
-            },
-          }),
-        ],
-      };
+      return failed(model, setup, sending, t.serverRefused(code), {
+        reason: 'server',
+        ...(code ? { code } : {}),
+        ...(requestId ? { requestId } : {}),
+      });
     }
     case 'networkError': {
       const sending = live(model, event.attempt);
       return sending ? networkError(model, setup, sending, event.bytesUploaded, event.online) : same;
+    }
+    case 'unreachable': {
+      const sending = live(model, event.attempt);
+      if (!sending) return same;
+      const { pageOrigin, serviceOrigin, uploadPath } = event;
+      // A setting to change, as a refused configuration is: `done` rejects at once.
+      return failed(model, setup, sending, t.fill('unreachable', { pageOrigin, serviceOrigin, uploadPath }), {
+        reason: 'validation',
+        code: 'unreachable' satisfies WidgetCode,
+      });
     }
     case 'pause':
       return pause(model);
@@ -513,7 +553,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: ['idle', 'cancelled'], on: 'reopened', to: ['failed'], note: 'empty, not a video, too large' },
   { from: ['checking'], on: 'checked', to: ['uploading'] },
   { from: ['checking'], on: 'checked', to: ['idle'], note: 'asks before replacing stored bytes' },
-  { from: ['checking'], on: 'checkFailed', to: ['failed'] },
+  { from: ['checking'], on: 'checkFailed', to: ['failed'], note: "not a video inside, unreadable, outside the page's restrictions" },
   { from: ['idle'], on: 'answerRisky', to: ['uploading'], note: 'replace' },
   { from: ['uploading'], on: 'progress', to: ['finishing'], note: 'every byte sent' },
   { from: ['uploading', 'finishing'], on: 'pause', to: ['paused'] },
@@ -522,5 +562,6 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: ['paused', 'offline', 'retrying'], on: 'resume', to: ['uploading', 'finishing'] },
   { from: SENDING, on: 'succeeded', to: ['done'] },
   { from: SENDING, on: 'refused', to: ['failed'] },
+  { from: SENDING, on: 'unreachable', to: ['failed'] },
   { from: SENDING, on: 'cancel', to: ['cancelled'] },
 ];

@@ -18,11 +18,15 @@ const loadTransport = async (): Promise<StartUpload> => {
   return (request, listeners) => tusUpload(request, listeners, { tuning: { chunkBytes: boot.uploadChunkBytes } });
 };
 
-void loadPageTexts(boot.lang, boot.strings).then((strings) =>
+// The restrictions' checks and words come only to a page that sets any, before its first paint.
+const limits = Object.keys(boot.limits).length > 0 ? import('./limits') : undefined;
+
+void Promise.all([loadPageTexts(boot.lang, boot.strings), limits]).then(([strings, limitChecks]) =>
   render(
     <App
       boot={boot}
       strings={strings}
+      limits={limitChecks}
       host={connectToHost(boot)}
       startUpload={deferredUpload(loadTransport)}
       fingerprint={fileFingerprint}

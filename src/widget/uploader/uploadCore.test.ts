@@ -17,6 +17,7 @@ function listeners() {
     onSuccess: vi.fn<UploadListeners['onSuccess']>(),
     onRefused: vi.fn<UploadListeners['onRefused']>(),
     onNetworkError: vi.fn<UploadListeners['onNetworkError']>(),
+    onUnreachable: vi.fn<UploadListeners['onUnreachable']>(),
   };
 }
 
@@ -217,6 +218,76 @@ describe('tusUpload', () => {
     control.pause();
     control.resume();
     expect(tus.state).toMatchObject({ aborts: 1, starts: 2 });
+  });
+});
+
+describe('tusUpload: an upload path the page cannot reach', () => {
+  /** No reply at all, as when a proxy drops the connection (or CORS blocks the request). */
+  const dropped = () => new DetailedError('tus: failed to create upload', new Error('network'));
+  /** A reply of the service's tus endpoint. */
+  const tusReply = (status: number) => ({
+    getStatus: () => status,
+    getBody: () => '',
+    getHeader: (name: string) => (name === 'Tus-Resumable' ? '1.0.0' : undefined),
+    getUnderlyingObject: () => null,
+  });
+  const settle = () => new Promise((resolve) => setTimeout(resolve));
+
+  function start(serviceAnswers: boolean) {
+    const tus = fakeTus();
+    const on = listeners();
+    const asked = vi.fn<(ticket: string) => Promise<boolean>>(async () => serviceAnswers);
+    tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network(), serviceAnswers: asked });
+    const fail = (error: Error) => tus.state.options.onShouldRetry!(error as DetailedError, 0, tus.state.options);
+    return { tus, on, asked, fail };
+  }
+
+  it('after a second failure without a reply of the service, asks its status; answered there, reports the path unreachable at once', async () => {
+    const { tus, on, asked, fail } = start(true);
+    expect(fail(dropped())).toBe(true);
+    expect(asked).not.toHaveBeenCalled();
+    fail(dropped());
+    expect(asked).toHaveBeenCalledExactlyOnceWith('t-1');
+    await settle();
+    expect(on.onUnreachable).toHaveBeenCalledOnce();
+    expect(tus.state.aborts).toBe(1);
+    // What tus-js-client still reports is no news.
+    tus.state.options.onError!(dropped());
+    expect([on.onNetworkError.mock.calls, on.onRefused.mock.calls]).toEqual([[], []]);
+  });
+
+  it("takes a proxy's refusal (404 without tus's header or an AuthMsg) for the same, and asks at once", async () => {
+    const { on, asked, tus } = start(true);
+    tus.state.options.onError!(httpError(404, '<html>Not Found</html>'));
+    await settle();
+    expect(asked).toHaveBeenCalledOnce();
+    expect(on.onUnreachable).toHaveBeenCalledOnce();
+    expect(on.onRefused).not.toHaveBeenCalled();
+  });
+
+  it('when the status does not answer either, the service is away: retries and errors go on as before', async () => {
+    const { on, fail, tus } = start(false);
+    fail(dropped());
+    fail(dropped());
+    await settle();
+    tus.state.options.onError!(dropped());
+    expect(on.onNetworkError).toHaveBeenCalledOnce();
+    tus.state.options.onError!(httpError(404, '<html>Not Found</html>'));
+    await settle();
+    expect(on.onRefused).toHaveBeenCalledWith(undefined, undefined);
+    expect(on.onUnreachable).not.toHaveBeenCalled();
+  });
+
+  it('once the service has replied on its path, later failures are ordinary ones', async () => {
+    const { on, asked, fail, tus } = start(true);
+    void tus.state.options.onAfterResponse!({} as never, tusReply(201) as never);
+    fail(dropped());
+    fail(dropped());
+    tus.state.options.onError!(httpError(404, ''));
+    await settle();
+    expect(asked).not.toHaveBeenCalled();
+    expect(on.onUnreachable).not.toHaveBeenCalled();
+    expect(on.onRefused).toHaveBeenCalledOnce();
   });
 });
 

@@ -1,4 +1,4 @@
-import type { DetailedError, HttpStack, Upload, UploadOptions } from 'tus-js-client';
+import type { DetailedError, HttpResponse, HttpStack, Upload, UploadOptions } from 'tus-js-client';
 // tus-js-client's entry builds default options of its own that the uploader replaces or never
 // uses: a file reader for streams, React Native and Cordova (it passes wholeFileReader), a file
 // fingerprint (it passes its own), a localStorage URL store (resume state lives on the service).
@@ -9,6 +9,7 @@ import XHRHttpStack from 'tus-js-client/lib.esm/browser/httpStack.js';
 import NoopUrlStorage from 'tus-js-client/lib.esm/noopUrlStorage.js';
 import { REQUEST_ID_HEADER } from '../../shared/requestId';
 import { TICKET_HEADER } from '../../shared/uploadPage';
+import { fetchProcessingStatus } from './processingStatus';
 
 export interface UploadRequest {
   /** The File itself: a fresh upload hands it whole to `xhr.send`, so it is never read into memory. */
@@ -34,6 +35,12 @@ export interface UploadListeners {
   onRefused(code: string | undefined, requestId: string | undefined): void;
   /** Network failures (or stalls) outlasted the retries; `bytesUploaded` is what the service confirmed. */
   onNetworkError(bytesUploaded: number): void;
+  /**
+   * The page's origin reaches the service (its status answers) but not its upload path: every
+   * tus request so far failed without a reply of the service's (a proxy that does not pass the
+   * path on, or that breaks it). No retry can help; a setting must change.
+   */
+  onUnreachable(): void;
 }
 
 /** Pausing aborts the request in flight; the service keeps what it received, so resuming (or choosing the same file later) continues from there. */
@@ -105,6 +112,8 @@ export interface UploadDeps {
   tuning?: Partial<UploadTuning>;
   createUpload?: CreateTusUpload;
   network?: NetworkStatus;
+  /** Whether the service answers on the page's own origin outside its upload path. @default its status (GET /UploadWidget/Status with the ticket) */
+  serviceAnswers?: (ticket: string) => Promise<boolean>;
 }
 
 /**
@@ -141,6 +150,26 @@ function statusOf(error: Error): number {
   return (error as DetailedError).originalResponse?.getStatus() ?? 0;
 }
 
+/** A reply of the service's tus endpoint: tus's own header, or the service's AuthMsg (its gate's refusals). */
+function fromService(res: HttpResponse): boolean {
+  return !!res.getHeader('Tus-Resumable') || resultCode(res.getBody()) !== undefined;
+}
+
+/**
+ * A failure that did not come from the service: no reply (status 0) or someone else's (a proxy's
+ * 404, 405 or 502 page). Before any reply of the service's, it may mean its upload path is not
+ * reachable from the page at all.
+ */
+function isStray(error: Error): boolean {
+  const reply = (error as DetailedError).originalResponse;
+  return !reply || reply.getStatus() === 0 || !fromService(reply);
+}
+
+/** Stray failures in a row, before any reply of the service's, that have the service's status asked. */
+const STRAY_FAILURES_TO_ASK = 2;
+
+const statusAnswers = async (ticket: string) => (await fetchProcessingStatus(ticket)) !== undefined;
+
 /** The service's "Video Status Error": the video cannot take this upload at all (a 409 that is final). */
 const VIDEO_STATUS_ERROR = '107';
 
@@ -175,6 +204,7 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
   const {
     createUpload = (file, options) => new BaseUpload(file, { ...BaseUpload.defaultOptions, urlStorage: new NoopUrlStorage(), ...options }),
     network = browserNetwork,
+    serviceAnswers = statusAnswers,
   } = deps;
   const tuning: UploadTuning = { ...DEFAULT_TUNING, ...deps.tuning };
   const { file } = request;
@@ -196,6 +226,23 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
     stopWatchdog();
     void upload.abort();
     listeners.onNetworkError(confirmed);
+  };
+
+  // Whether any reply of the service's tus endpoint has come (then its path is reachable), and
+  // the stray failures before one. A page loaded through an address whose proxy does not pass the
+  // upload path on would otherwise retry for about 20 s and end as "connection lost".
+  let reached = false;
+  let strayFailures = 0;
+  let unreachable = false;
+  /** Asks the service's status on the page's origin: answered there, its upload path is what fails. */
+  const checkReach = async (): Promise<boolean> => {
+    const answers = await serviceAnswers(request.ticket).catch(() => false);
+    if (!answers || reached || unreachable) return false;
+    unreachable = true;
+    stopWatchdog();
+    void upload.abort();
+    listeners.onUnreachable();
+    return true;
   };
 
   const upload = createUpload(file, {
@@ -221,7 +268,10 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
         listeners.onStored(upload.url, confirmed);
       }
     },
-    onAfterResponse: touch,
+    onAfterResponse(_req, res) {
+      touch();
+      if (fromService(res)) reached = true;
+    },
     onUploadUrlAvailable() {
       if (upload.url) listeners.onStored(upload.url, confirmed);
     },
@@ -234,19 +284,25 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
       confirmed = Math.max(confirmed, bytesAccepted);
       if (upload.url) listeners.onStored(upload.url, confirmed);
     },
-    onShouldRetry: (error) => isRetryable(error, network.online()),
+    onShouldRetry(error) {
+      if (!reached && isStray(error) && ++strayFailures === STRAY_FAILURES_TO_ASK) void checkReach();
+      return isRetryable(error, network.online());
+    },
     onSuccess() {
       stopWatchdog();
       listeners.onSuccess();
     },
     onError(error) {
       stopWatchdog();
+      if (unreachable) return;
       const status = statusOf(error);
       // A conflict still there after every retry is a trouble of the moment, as a lost connection is: resumable.
       const reply = (error as DetailedError).originalResponse;
-      if (status >= 400 && status < 500 && !isPassingConflict(error))
-        listeners.onRefused(resultCode(reply?.getBody()), reply?.getHeader(REQUEST_ID_HEADER) || undefined);
-      else listeners.onNetworkError(confirmed);
+      const refused = () => listeners.onRefused(resultCode(reply?.getBody()), reply?.getHeader(REQUEST_ID_HEADER) || undefined);
+      if (status < 400 || status >= 500 || isPassingConflict(error)) listeners.onNetworkError(confirmed);
+      // Someone else's refusal (a proxy's 404 or 405) before the service ever answered: whose is it?
+      else if (!reached && isStray(error)) void checkReach().then((told) => told || refused());
+      else refused();
     },
   });
 

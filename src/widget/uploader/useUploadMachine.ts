@@ -9,6 +9,8 @@ import { initialModel, reduce, type Effect, type MachineSetup, type Model, type 
 import { SpeedMeter } from './speedMeter';
 import { throttle } from './throttle';
 import type { StartUpload, UploadControl } from './uploadCore';
+import type * as Limits from './limits';
+import type { previewVideo } from './videoPreview';
 import { sniffVideoContainer } from './videoSignature';
 
 /** The host's `onProgress` at most 10 times a second. */
@@ -26,6 +28,10 @@ export interface UploadWiring {
   host: HostLink;
   startUpload: StartUpload;
   fingerprint(file: File): Promise<string>;
+  /** The chosen file's preview, which also tells its duration (shared with the Preview: read once per file). */
+  preview: typeof previewVideo;
+  /** The checks of the page's restrictions (limits.ts), loaded only when it sets any. */
+  limits: typeof Limits | undefined;
   /** Milliseconds, for the speed estimate. */
   now: () => number;
   /** After a network failure while the browser says it is online, try again after this long. */
@@ -36,16 +42,27 @@ export interface UploadWiring {
   handles: HandleStore | undefined;
 }
 
-/** Sniff the first bytes (a renamed text file is refused before it is stored), then fingerprint. */
+/** Distributive, so each event keeps its own fields. */
+type WithoutAttempt<E> = E extends unknown ? Omit<E, 'attempt'> : never;
+/** The check's answer, without the attempt it belongs to. */
+type CheckOutcome = WithoutAttempt<Extract<UploaderEvent, { type: 'checked' | 'checkFailed' }>>;
+
+/**
+ * Sniff the first bytes (a renamed text file is refused before it is stored), check the page's
+ * restrictions when it sets any, then fingerprint.
+ */
 async function check(
   file: File,
-  fingerprint: UploadWiring['fingerprint'],
-): Promise<{ print: string } | { refusal: 'notVideoContent' | 'unreadable' }> {
+  { fingerprint, preview, limits }: Pick<UploadWiring, 'fingerprint' | 'preview' | 'limits'>,
+  { limits: set, texts }: MachineSetup,
+): Promise<CheckOutcome> {
   try {
-    if (!(await sniffVideoContainer(file))) return { refusal: 'notVideoContent' };
-    return { print: await fingerprint(file) };
+    if (!(await sniffVideoContainer(file))) return { type: 'checkFailed', refusal: 'notVideoContent' };
+    const refused = await limits?.checkLimits(file, set, preview, texts);
+    if (refused) return { type: 'checkFailed', ...refused };
+    return { type: 'checked', print: await fingerprint(file) };
   } catch {
-    return { refusal: 'unreadable' };
+    return { type: 'checkFailed', refusal: 'unreadable' };
   }
 }
 
@@ -55,10 +72,11 @@ async function check(
  * does: the host's messages, the retry after a network failure, the kept handle at opening.
  */
 export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; send: Send; setup: MachineSetup; meter: SpeedMeter } {
-  const { boot, strings, host, startUpload, fingerprint, now, autoRetryMs, discard, processingStatus, statusPollMs, handles } = wiring;
+  const { boot, strings, host, startUpload, fingerprint, preview, limits, now, autoRetryMs } = wiring;
+  const { discard, processingStatus, statusPollMs, handles } = wiring;
   const setup = useMemo<MachineSetup>(
-    () => ({ videoId: boot.videoId, maxFileSize: boot.maxFileSize, texts: textsFor(strings) }),
-    [boot.videoId, boot.maxFileSize, strings],
+    () => ({ videoId: boot.videoId, maxFileSize: boot.maxFileSize, limits: boot.limits, texts: textsFor(strings) }),
+    [boot.videoId, boot.maxFileSize, boot.limits, strings],
   );
   const [model, setModel] = useState<UploaderModel>(() => initialModel(boot.resume));
   // The model as of the last event, for events that arrive before the next render.
@@ -87,13 +105,7 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
           return host.post(effect.message);
         case 'check': {
           const { attempt, file } = effect;
-          void check(file, fingerprint).then((outcome) =>
-            dispatch(
-              'print' in outcome
-                ? { type: 'checked', attempt, print: outcome.print }
-                : { type: 'checkFailed', attempt, refusal: outcome.refusal },
-            ),
-          );
+          void check(file, { fingerprint, preview, limits }, setup).then((outcome) => dispatch({ ...outcome, attempt } as UploaderEvent));
           return;
         }
         case 'start': {
@@ -108,6 +120,17 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
               onRefused: (code, requestId) => dispatch({ type: 'refused', attempt, code, requestId }),
               onNetworkError: (bytesUploaded) =>
                 dispatch({ type: 'networkError', attempt, bytesUploaded, online: navigator.onLine !== false }),
+              onUnreachable: () => {
+                // The requests go to the page's own origin (uploadCore's onPageOrigin); the service names its endpoint by PUBLIC_URL.
+                const endpoint = new URL(boot.tusEndpoint);
+                dispatch({
+                  type: 'unreachable',
+                  attempt,
+                  pageOrigin: location.origin,
+                  serviceOrigin: endpoint.origin,
+                  uploadPath: endpoint.pathname,
+                });
+              },
             },
           );
           return;
@@ -160,6 +183,8 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
     host,
     startUpload,
     fingerprint,
+    preview,
+    limits,
     now,
     discard,
     processingStatus,

@@ -38,7 +38,18 @@ export const DE: PageTexts = {
   notVideoContent: '„{name}“ enthält, egal was der Name sagt, kein Video in einem uns bekannten Format. Wählen Sie eine Videodatei.',
   unreadable: '„{name}“ konnte nicht gelesen werden. Wählen Sie sie erneut oder eine andere Datei.',
   tooLarge: '„{name}“ ist größer als die Grenze von {max}.',
+  notAccepted: '„{name}“ ist eine {container}-Datei; diese Website nimmt nur {accepted} an.',
+  tooShort: '„{name}“ ist {duration} lang; diese Website nimmt nur Videos ab {min} an.',
+  tooLong: '„{name}“ ist {duration} lang; diese Website nimmt nur Videos bis {max} an.',
+  durationUnknown:
+    'Die Länge von „{name}“ konnte nicht gelesen werden, und diese Website begrenzt die Länge von Videos. Wählen Sie eine Datei in einem anderen Format, etwa MP4.',
+  acceptHint: 'Formate: {accepted}.',
+  durationRange: 'Länge: {min} bis {max}.',
+  durationAtLeast: 'Länge: mindestens {min}.',
+  durationAtMost: 'Länge: höchstens {max}.',
   networkError: 'Die Verbindung zum Server ist fehlgeschlagen. Versuchen Sie es erneut, um an der unterbrochenen Stelle fortzufahren.',
+  unreachable:
+    'Uploads erreichen den Videodienst nicht: Diese Seite kam von {pageOrigin}, aber {uploadPath} führt dort nicht zum Dienst, dessen PUBLIC_URL {serviceOrigin} ist. Der Betreiber der Website kann serviceUrl auf {serviceOrigin} setzen oder {pageOrigin} {uploadPath} an den Dienst weiterleiten lassen.',
   serverRefused: 'Der Server hat den Upload abgelehnt (Code {code}).',
   serverRefusedNoCode: 'Der Server hat den Upload abgelehnt.',
   tooManyUploads:

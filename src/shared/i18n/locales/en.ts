@@ -43,7 +43,18 @@ export const EN: PageTexts = {
   notVideoContent: '“{name}” does not contain a video in any format we know, whatever its name says. Choose a video file.',
   unreadable: '“{name}” could not be read. Choose it again or another file.',
   tooLarge: '“{name}” is larger than the limit of {max}.',
+  notAccepted: '“{name}” is in the {container} format; this site takes {accepted} only.',
+  tooShort: '“{name}” is {duration} long; this site takes videos of at least {min}.',
+  tooLong: '“{name}” is {duration} long; this site takes videos of at most {max}.',
+  durationUnknown:
+    'The length of “{name}” could not be read, and this site limits how long videos may be. Choose a file in another format, such as MP4.',
+  acceptHint: 'Formats: {accepted}.',
+  durationRange: 'Length: {min} to {max}.',
+  durationAtLeast: 'Length: at least {min}.',
+  durationAtMost: 'Length: at most {max}.',
   networkError: 'The connection to the server failed. Try again to continue from where it stopped.',
+  unreachable:
+    'Uploads cannot reach the video service: this page came from {pageOrigin}, but {uploadPath} there does not lead to the service, whose PUBLIC_URL is {serviceOrigin}. The site owner can set serviceUrl to {serviceOrigin}, or make {pageOrigin} pass {uploadPath} on to the service.',
   serverRefused: 'The server refused the upload (code {code}).',
   serverRefusedNoCode: 'The server refused the upload.',
   tooManyUploads: 'This site has reached its limit of uploads for now. Wait a minute, then try again (code {code}).',

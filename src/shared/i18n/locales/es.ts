@@ -38,7 +38,18 @@ export const ES: PageTexts = {
   notVideoContent: '«{name}» no contiene un vídeo en ningún formato que conozcamos, diga lo que diga su nombre. Elige un archivo de vídeo.',
   unreadable: 'No se pudo leer «{name}». Vuelve a elegirlo o elige otro archivo.',
   tooLarge: '«{name}» supera el límite de {max}.',
+  notAccepted: '«{name}» es un archivo {container}; este sitio solo acepta {accepted}.',
+  tooShort: '«{name}» dura {duration}; este sitio solo acepta vídeos de al menos {min}.',
+  tooLong: '«{name}» dura {duration}; este sitio solo acepta vídeos de {max} como máximo.',
+  durationUnknown:
+    'No se pudo leer la duración de «{name}», y este sitio limita la duración de los vídeos. Elige un archivo en otro formato, como MP4.',
+  acceptHint: 'Formatos: {accepted}.',
+  durationRange: 'Duración: de {min} a {max}.',
+  durationAtLeast: 'Duración: al menos {min}.',
+  durationAtMost: 'Duración: {max} como máximo.',
   networkError: 'Falló la conexión con el servidor. Reintenta para continuar desde donde se detuvo.',
+  unreachable:
+    'Las subidas no llegan al servicio de vídeo: esta página vino de {pageOrigin}, pero allí {uploadPath} no lleva al servicio, cuya PUBLIC_URL es {serviceOrigin}. El responsable del sitio puede poner serviceUrl en {serviceOrigin}, o hacer que {pageOrigin} pase {uploadPath} al servicio.',
   serverRefused: 'El servidor rechazó la subida (código {code}).',
   serverRefusedNoCode: 'El servidor rechazó la subida.',
   tooManyUploads: 'Este sitio ha alcanzado por ahora su límite de subidas. Espera un minuto y vuelve a intentarlo (código {code}).',

@@ -38,7 +38,18 @@ export const FR: PageTexts = {
   notVideoContent: '« {name} » ne contient de vidéo dans aucun format connu, quoi que dise son nom. Choisissez un fichier vidéo.',
   unreadable: 'Impossible de lire « {name} ». Choisissez-le à nouveau ou prenez un autre fichier.',
   tooLarge: '« {name} » dépasse la limite de {max}.',
+  notAccepted: '« {name} » est un fichier {container} ; ce site n’accepte que {accepted}.',
+  tooShort: '« {name} » dure {duration} ; ce site n’accepte que des vidéos d’au moins {min}.',
+  tooLong: '« {name} » dure {duration} ; ce site n’accepte que des vidéos de {max} au plus.',
+  durationUnknown:
+    'La durée de « {name} » n’a pas pu être lue, et ce site limite la durée des vidéos. Choisissez un fichier dans un autre format, par exemple MP4.',
+  acceptHint: 'Formats : {accepted}.',
+  durationRange: 'Durée : de {min} à {max}.',
+  durationAtLeast: 'Durée : au moins {min}.',
+  durationAtMost: 'Durée : {max} au plus.',
   networkError: 'La connexion au serveur a échoué. Réessayez pour reprendre là où l’envoi s’est arrêté.',
+  unreachable:
+    'Les envois n’atteignent pas le service vidéo : cette page vient de {pageOrigin}, mais {uploadPath} n’y mène pas au service, dont la PUBLIC_URL est {serviceOrigin}. Le responsable du site peut mettre serviceUrl à {serviceOrigin}, ou faire transmettre {uploadPath} au service par {pageOrigin}.',
   serverRefused: 'Le serveur a refusé l’envoi (code {code}).',
   serverRefusedNoCode: 'Le serveur a refusé l’envoi.',
   tooManyUploads: 'Ce site a atteint sa limite d’envois pour le moment. Patientez une minute, puis réessayez (code {code}).',

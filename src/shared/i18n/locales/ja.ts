@@ -38,7 +38,18 @@ export const JA: PageTexts = {
   notVideoContent: '「{name}」は、ファイル名にかかわらず、対応している形式の動画を含んでいません。動画ファイルを選んでください。',
   unreadable: '「{name}」を読み込めませんでした。もう一度選ぶか、別のファイルを選んでください。',
   tooLarge: '「{name}」は上限の {max} を超えています。',
+  notAccepted: '「{name}」は {container} ファイルです。このサイトで受け付けるのは {accepted} だけです。',
+  tooShort: '「{name}」の長さは {duration} です。このサイトでは {min} 以上の動画が必要です。',
+  tooLong: '「{name}」の長さは {duration} です。このサイトで受け付けるのは {max} までの動画です。',
+  durationUnknown:
+    '「{name}」の長さを読み取れませんでした。このサイトでは動画の長さに制限があります。MP4 など別の形式のファイルを選んでください。',
+  acceptHint: '形式: {accepted}',
+  durationRange: '長さ: {min}～{max}',
+  durationAtLeast: '長さ: {min} 以上',
+  durationAtMost: '長さ: {max} まで',
   networkError: 'サーバーとの接続に失敗しました。「再試行」で止まったところから続けられます。',
+  unreachable:
+    'アップロードが動画サービスに届きません。このページは {pageOrigin} から読み込まれましたが、そこの {uploadPath} はサービスにつながっていません（サービスの PUBLIC_URL は {serviceOrigin}）。サイト管理者は serviceUrl を {serviceOrigin} にするか、{pageOrigin} が {uploadPath} をサービスへ転送するよう設定できます。',
   serverRefused: 'サーバーがアップロードを拒否しました（コード {code}）。',
   serverRefusedNoCode: 'サーバーがアップロードを拒否しました。',
   tooManyUploads: 'このサイトは現在アップロードの上限に達しています。1 分ほど待ってから再試行してください（コード {code}）。',

@@ -38,7 +38,18 @@ export const PT_BR: PageTexts = {
   notVideoContent: '“{name}” não contém um vídeo em nenhum formato que conhecemos, seja qual for o nome. Escolha um arquivo de vídeo.',
   unreadable: 'Não foi possível ler “{name}”. Escolha-o de novo ou outro arquivo.',
   tooLarge: '“{name}” é maior que o limite de {max}.',
+  notAccepted: '“{name}” é um arquivo {container}; este site aceita apenas {accepted}.',
+  tooShort: '“{name}” tem {duration}; este site aceita apenas vídeos de pelo menos {min}.',
+  tooLong: '“{name}” tem {duration}; este site aceita apenas vídeos de no máximo {max}.',
+  durationUnknown:
+    'Não foi possível ler a duração de “{name}”, e este site limita a duração dos vídeos. Escolha um arquivo em outro formato, como MP4.',
+  acceptHint: 'Formatos: {accepted}.',
+  durationRange: 'Duração: de {min} a {max}.',
+  durationAtLeast: 'Duração: pelo menos {min}.',
+  durationAtMost: 'Duração: no máximo {max}.',
   networkError: 'A conexão com o servidor falhou. Tente novamente para continuar de onde parou.',
+  unreachable:
+    'Os envios não chegam ao serviço de vídeo: esta página veio de {pageOrigin}, mas {uploadPath} ali não leva ao serviço, cuja PUBLIC_URL é {serviceOrigin}. O responsável pelo site pode definir serviceUrl como {serviceOrigin}, ou fazer {pageOrigin} repassar {uploadPath} ao serviço.',
   serverRefused: 'O servidor recusou o envio (código {code}).',
   serverRefusedNoCode: 'O servidor recusou o envio.',
   tooManyUploads: 'Este site atingiu o limite de envios por enquanto. Aguarde um minuto e tente novamente (código {code}).',
