@@ -14,8 +14,8 @@
  * sdk.d.ts at the package root, so no `typesVersions` is needed).
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
 import { build, type InlineConfig } from 'vite';
@@ -78,11 +78,19 @@ const sdkModule: InlineConfig = {
   },
 };
 
+/** The tsconfig of the room a source lives in: the nearest one up from its folder (react/ and element/ are the widget's). */
+function roomTsconfig(source: string): string {
+  for (let dir = resolve(root, dirname(source)); dir.startsWith(root); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'tsconfig.json'))) return join(dir, 'tsconfig.json');
+  }
+  throw new Error(`no tsconfig.json above ${source}`);
+}
+
 /** One .d.ts per entry with every type inlined, read with the tsconfig of the entry's own room. */
 async function bundleDeclarations(source: string, name: string): Promise<void> {
   const bundle = await rollup({
     input: resolve(root, source),
-    plugins: [dts({ tsconfig: resolve(root, dirname(source), 'tsconfig.json'), compilerOptions: { types: [] } })],
+    plugins: [dts({ tsconfig: roomTsconfig(source), compilerOptions: { types: [] } })],
   });
   await bundle.write({ file: resolve(packageDir, `${name}.d.ts`), format: 'es' });
   await bundle.close();
