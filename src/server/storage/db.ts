@@ -170,12 +170,14 @@ pg.types.setTypeParser(pg.types.builtins.INT8, Number);
 /** Connections one instance opens at most; several instances multiply it (PostgreSQL's max_connections). */
 const POOL_MAX = 10;
 
-function ignoreCheckedOutError(): void {}
-
 async function connectPostgres(url: string): Promise<Connection> {
   const pool = new pg.Pool({ connectionString: url, max: POOL_MAX });
   // An idle client losing its server (a restart) must not end the process; the next query reconnects.
   pool.on('error', () => {});
+  // A server lost while a client is checked out fails its query (which answers 114) and also emits
+  // 'error' on the client; pg-pool listens only while the client is idle, and an unheard 'error'
+  // would end the process. The pool drops the dead client on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   try {
     await pool.query('SELECT 1');
   } catch (error) {
@@ -184,14 +186,7 @@ async function connectPostgres(url: string): Promise<Connection> {
   }
   // Every failure to open a connection means the database is away, whatever the socket said.
   const connectingPool = {
-    connect: async () => {
-      const client = await pool.connect().catch((error: unknown) => Promise.reject(new DatabaseConnectError(error)));
-      // A server lost while a client is checked out fails its query (which answers 114) and also emits
-      // 'error' on the client; pg-pool listens only while the client is idle, and an unheard 'error'
-      // would end the process. The pool drops the dead client on release.
-      if (!client.listeners('error').includes(ignoreCheckedOutError)) client.on('error', ignoreCheckedOutError);
-      return client;
-    },
+    connect: () => pool.connect().catch((error: unknown) => Promise.reject(new DatabaseConnectError(error))),
     end: () => pool.end(),
   };
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: connectingPool }) });
