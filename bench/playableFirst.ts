@@ -4,17 +4,16 @@
  * left), with the CPU-seconds the service and its ffmpeg children spent per minute of output.
  * Sources made by ffmpeg here: H.264/AAC MP4 (remuxed first) and VP9/Opus WebM (encoded).
  */
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { promisify } from 'node:util';
 import { mediaDir } from '../src/server/media/paths';
 import { markSourceStored } from '../src/server/processing/pipeline';
 import { VideoStatus } from '../src/shared/videoStatus';
 import { startTestService, type TestService } from '../test/support/service';
 import { registerVideo } from '../test/uploadHelpers';
+import { makeClip, type Clip } from './support/clips';
 import { fixed, printTable } from './support/table';
 
 /** One video's processing may take this long before the bench gives up. */
@@ -22,14 +21,7 @@ const LIMIT_MS = 900_000;
 /** Linux's clock ticks per second for /proc's CPU times (USER_HZ, 100 everywhere that matters). */
 const CLOCK_TICKS = 100;
 
-interface Source {
-  name: string;
-  seconds: number;
-  width: number;
-  height: number;
-  /** H.264/AAC MP4 or VP9/Opus WebM. */
-  kind: 'mp4' | 'webm';
-  grainy: boolean;
+interface Source extends Clip {
   /** Whether the bench waits for the whole ladder (a long grainy 1080p one takes many minutes on 2 cores). */
   ladder: boolean;
 }
@@ -41,36 +33,6 @@ const SOURCES: Source[] = [
   // Lightest rung first: issue 22's target is status 1 within 0.3 × the duration on 2 cores.
   { name: 'testsrc', seconds: 60, width: 1280, height: 720, kind: 'webm', grainy: false, ladder: true },
 ];
-
-async function makeSource(dir: string, source: Source): Promise<string> {
-  const file = join(dir, `${source.name}-${source.seconds}s-${source.height}p.${source.kind}`);
-  const picture = source.grainy
-    ? `testsrc2=size=${source.width}x${source.height}:rate=30:duration=${source.seconds},noise=alls=12:allf=t`
-    : `testsrc=size=${source.width}x${source.height}:rate=30:duration=${source.seconds}`;
-  const codecs =
-    source.kind === 'mp4'
-      ? ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '23', '-pix_fmt', 'yuv420p', '-c:a', 'aac']
-      : ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '2M', '-c:a', 'libopus'];
-  await promisify(execFile)('ffmpeg', [
-    '-nostdin',
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    picture,
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=frequency=440:duration=${source.seconds}`,
-    ...codecs,
-    '-shortest',
-    file,
-  ]);
-  return file;
-}
 
 /** CPU-seconds of this process and of every child it has waited for (the service runs in-process; ffmpeg are its children). */
 function cpuSeconds(): number {
@@ -126,7 +88,7 @@ export async function playableFirstBench(only?: Source['kind']): Promise<void> {
   const rows: (string | number)[][] = [];
   try {
     for (const source of sources) {
-      const file = await makeSource(work, source);
+      const file = await makeClip(work, source);
       // A service per source, so a ladder left running (ladder: false) does not slow the next one.
       const service = await startTestService();
       try {

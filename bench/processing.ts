@@ -4,18 +4,17 @@
  * kept, pictures only), for an easy and a grainy source, under the default PROCESSING_CONCURRENCY
  * and with one job owning all cores.
  */
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { promisify } from 'node:util';
 import { mediaDir } from '../src/server/media/paths';
 import { markSourceStored } from '../src/server/processing/pipeline';
 import { VideoStatus } from '../src/shared/videoStatus';
 import { makeTestVideo } from '../test/support/media';
 import { startTestService, type TestService } from '../test/support/service';
 import { registerVideo } from '../test/uploadHelpers';
+import { makeClip } from './support/clips';
 import { fixed, printTable } from './support/table';
 
 const SECONDS = 10;
@@ -23,42 +22,6 @@ const WIDTH = 1280;
 const HEIGHT = 720;
 /** One video's processing may take this long before the bench gives up. */
 const PROCESSING_LIMIT_MS = 180_000;
-
-/**
- * testsrc is flat colour and costs x264 little; camera footage has grain in every frame. This one
- * (30 fps, moving pattern, temporal noise) makes the encoder work as a real clip would.
- */
-async function makeGrainyVideo(dir: string): Promise<string> {
-  const file = join(dir, 'grainy.mp4');
-  await promisify(execFile)('ffmpeg', [
-    '-nostdin',
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=${WIDTH}x${HEIGHT}:rate=30:duration=${SECONDS},noise=alls=12:allf=t`,
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=frequency=440:duration=${SECONDS}`,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-crf',
-    '23',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-shortest',
-    file,
-  ]);
-  return file;
-}
 
 /** Stores the source as a finished upload would and times the queue from there to status 1. */
 async function timeProcessing(
@@ -91,7 +54,10 @@ export async function processingBench(): Promise<void> {
   try {
     const sources = [
       { name: 'testsrc 15 fps', file: await makeTestVideo(work, 'plain.mp4', { width: WIDTH, height: HEIGHT, seconds: SECONDS }) },
-      { name: 'grainy 30 fps', file: await makeGrainyVideo(work) },
+      {
+        name: 'grainy 30 fps',
+        file: await makeClip(work, { name: 'grainy', seconds: SECONDS, width: WIDTH, height: HEIGHT, kind: 'mp4', grainy: true }),
+      },
     ];
     const rows: (string | number)[][] = [];
     for (const concurrency of [2, 1]) {
