@@ -15,8 +15,13 @@ const SCALED = { TEST_DATABASE: 'postgres', TEST_STORAGE: 's3' };
 // own file, DATA_DIR's modes, or store nothing (widget pages, the WSDL, HTTP headers, npm start).
 const SCALED_FILES = '**/*.scaled.test.ts';
 
-// Real Chromium against the built files and a real service; one file at a time on 2 cores.
-const e2e = { environment: 'node', fileParallelism: false, testTimeout: 120_000, hookTimeout: 120_000, setupFiles } as const;
+// Real Chromium against the built files and a real service. Every file starts its own service,
+// browser, ports and temporary folders, so two run at once beside the service files: they mostly
+// wait on sockets, browsers and slowed proxies, and one at a time made the suite twice as long.
+const e2e = { environment: 'node', testTimeout: 120_000, hookTimeout: 120_000, setupFiles } as const;
+// The WebDriver engines and the fault tier stay one file at a time, after the rest (vitest runs
+// projects without file parallelism last): they kill processes, fill disks and time slowed links.
+const engines = { ...e2e, fileParallelism: false } as const;
 // Real service processes killed, cut off and starved mid-request; one file at a time.
 const fault = { environment: 'node', fileParallelism: false, testTimeout: 120_000, hookTimeout: 60_000, setupFiles } as const;
 const service = { environment: 'node', testTimeout: 20_000, hookTimeout: 60_000, setupFiles } as const;
@@ -28,6 +33,9 @@ const service = { environment: 'node', testTimeout: 20_000, hookTimeout: 60_000,
 // files); service, fault and e2e run their *.scaled.test.ts files again on PostgreSQL + S3.
 export default defineConfig({
   test: {
+    // Two files at once even on 2 cores (vitest's default there is one): the tiers wait on
+    // processes, sockets and browsers far more than they compute.
+    maxWorkers: 2,
     projects: [
       // Node alone: no ffmpeg, PostgreSQL, Swift, PHP or Chromium is needed or looked for.
       { test: { name: 'unit', environment: 'node', include: ['src/**/*.test.ts'] } },
@@ -39,7 +47,7 @@ export default defineConfig({
       { test: { name: 'e2e', include: ['e2e/**/*.test.ts'], ...e2e } },
       { test: { name: 'e2e-scaled', include: [`e2e/${SCALED_FILES}`], env: SCALED, ...e2e } },
       // The widget in Firefox ESR (WebDriver BiDi) and WebKitGTK (WebDriver classic) as well.
-      { test: { name: 'engines', include: ['engines/**/*.test.ts'], ...e2e } },
+      { test: { name: 'engines', include: ['engines/**/*.test.ts'], ...engines } },
     ],
   },
 });
