@@ -7,6 +7,7 @@ import { apiBench } from './api';
 import { browserBench } from './browser';
 import { downloadBench } from './download';
 import { ingestBench } from './ingest';
+import { ladderPresetsBench } from './ladderPresets';
 import { pagingBench } from './paging';
 import { playableFirstBench } from './playableFirst';
 import { processingBench } from './processing';
@@ -27,6 +28,7 @@ const BENCHES: { name: string; title: string; run: () => void | Promise<void> }[
   { name: 'quota', title: "per-app quotas: another app's latency while one app is throttled", run: quotaBench },
   { name: 'paging', title: 'list paging with 100,000 videos on SQLite and PostgreSQL, and Get beside deep pages', run: pagingBench },
   { name: 'processing', title: 'processing: transcoding wall time', run: processingBench },
+  { name: 'presets', title: 'processing: x264 presets for the ladder, CPU-seconds and SSIM', run: ladderPresetsBench },
   { name: 'playable', title: 'processing: last byte to status 1 (remux first) and to the full ladder', run: playableFirstBench },
   { name: 'download', title: 'server-side download: throughput, service RSS', run: downloadBench },
 ];

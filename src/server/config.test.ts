@@ -118,19 +118,27 @@ describe('the S3 settings', () => {
 });
 
 describe('the processing pools and the download rate floor', () => {
-  it('default to two downloads and two transcodes, no per-app number (half of each pool), 16 KiB/s over 30 s', () => {
+  it('default to two downloads and two transcodes, no per-app number (half of each pool), 16 KiB/s over 30 s, x264 superfast', () => {
     expect(readConfig({})).toMatchObject({
       downloadConcurrency: 2,
       processingConcurrency: 2,
       appMaxRunningJobs: undefined,
       downloadMinBytesPerS: 16_384,
       downloadRateWindowMs: 30_000,
+      x264Preset: 'superfast',
     });
   });
 
-  it('reads DOWNLOAD_CONCURRENCY, APP_MAX_RUNNING_JOBS, DOWNLOAD_MIN_BYTES_PER_S (0 turns it off) and DOWNLOAD_RATE_WINDOW_MS', () => {
-    const env = { DOWNLOAD_CONCURRENCY: '4', APP_MAX_RUNNING_JOBS: '3', DOWNLOAD_MIN_BYTES_PER_S: '0', DOWNLOAD_RATE_WINDOW_MS: '2000' };
+  it('reads DOWNLOAD_CONCURRENCY, APP_MAX_RUNNING_JOBS, DOWNLOAD_MIN_BYTES_PER_S (0 turns it off), DOWNLOAD_RATE_WINDOW_MS and X264_PRESET', () => {
+    const env = {
+      DOWNLOAD_CONCURRENCY: '4',
+      APP_MAX_RUNNING_JOBS: '3',
+      DOWNLOAD_MIN_BYTES_PER_S: '0',
+      DOWNLOAD_RATE_WINDOW_MS: '2000',
+      X264_PRESET: 'veryfast',
+    };
     expect(readConfig(env)).toMatchObject({
+      x264Preset: 'veryfast',
       downloadConcurrency: 4,
       appMaxRunningJobs: 3,
       downloadMinBytesPerS: 0,
@@ -144,6 +152,7 @@ describe('the processing pools and the download rate floor', () => {
     [{ APP_MAX_RUNNING_JOBS: 'half' }, 'APP_MAX_RUNNING_JOBS must be a whole number, got "half"'],
     [{ DOWNLOAD_MIN_BYTES_PER_S: '16KiB' }, 'DOWNLOAD_MIN_BYTES_PER_S must be a whole number'],
     [{ DOWNLOAD_RATE_WINDOW_MS: '50' }, 'DOWNLOAD_RATE_WINDOW_MS must be between 100 and 3600000, got 50'],
+    [{ X264_PRESET: 'placebo' }, 'X264_PRESET must be'],
   ])('refuses %j', (env, message) => {
     expect(() => readConfig(env)).toThrowError(ConfigError);
     expect(() => readConfig(env)).toThrowError(message);

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { AppQuota } from './auth/quota';
 import { ConfigError, isSet, setting, type SettingName } from './configSchema';
 import type { LogLevel } from './log';
+import type { X264Preset } from './processing/renditions';
 import { publicAddressesOnly } from './net/addressPolicy';
 import { bareHostname } from './net/vettedHost';
 
@@ -54,6 +55,8 @@ export interface ServiceConfig {
   ffprobePath: string;
   /** `MAX_SOURCE_PIXELS` (width × height) */
   maxSourcePixels: number;
+  /** `X264_PRESET` */
+  x264Preset: X264Preset;
   /** `TRANSCODE_TIMEOUT_MS` */
   transcodeTimeoutMs: number;
   /** `DIST_DIR`, absolute: the widget's build output, served under /Scripts/UploadWidget and /UploadWidget/assets. */
@@ -223,6 +226,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     ffmpegPath: setting(env, 'FFMPEG_PATH'),
     ffprobePath: setting(env, 'FFPROBE_PATH'),
     maxSourcePixels: setting(env, 'MAX_SOURCE_PIXELS'),
+    x264Preset: setting(env, 'X264_PRESET'),
     transcodeTimeoutMs: setting(env, 'TRANSCODE_TIMEOUT_MS'),
     distDir: setting(env, 'DIST_DIR'),
     downloadMaxBytes: setting(env, 'DOWNLOAD_MAX_BYTES') ?? setting(env, 'MAX_UPLOAD_BYTES_SILVERLIGHT'),

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { isQuotaValue, quotaRule, type AppQuota } from './auth/quota';
 import { LOG_LEVELS, type LogLevel } from './log';
+import { X264_PRESETS, type X264Preset } from './processing/renditions';
 import { PROJECT_ROOT } from './project';
 
 /**
@@ -397,6 +398,10 @@ export const SETTINGS = {
     min: 1,
     max: 2_147_483_647,
     doc: 'Largest source picture (width × height); over it the video ends in status 7 without a frame being decoded, since one frame of a tiny file can need gigabytes.',
+  }),
+  X264_PRESET: oneOf<X264Preset>(X264_PRESETS, {
+    default: 'superfast',
+    doc: 'x264’s preset for the rungs: a slower one spends more CPU for a slightly better picture at the same bitrate ([benchmarks.md](benchmarks.md#a-cheaper-ladder-issue-22) measures each).',
   }),
   TRANSCODE_TIMEOUT_MS: integer({
     default: 86_400_000,

@@ -61,6 +61,17 @@ export function chooseRenditions(width: number, height: number): Rendition[] {
   });
 }
 
+/** x264's presets, fastest first: how hard the encoder looks for a better picture at the same bitrate. */
+export const X264_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium'] as const;
+export type X264Preset = (typeof X264_PRESETS)[number];
+
+/** How the rungs are encoded: x264's preset, and options of its own (`-x264-params`) on top. */
+export interface EncoderSettings {
+  preset: X264Preset;
+  /** e.g. `subme=1:me=dia`; none: the preset's own. */
+  x264Params?: string;
+}
+
 export interface RenditionOutput {
   rendition: Rendition;
   path: string;
@@ -80,9 +91,11 @@ export function transcodeArgs(
   outputs: readonly RenditionOutput[],
   threads: number,
   maxPixels: number,
+  encoder: EncoderSettings,
   options: { /** false: leave the sound out (it could not be decoded). @default true */ audio?: boolean } = {},
 ): string[] {
   const audio = options.audio ?? true;
+  const x264Params = encoder.x264Params ? ['-x264-params', encoder.x264Params] : [];
   const branches = outputs.map((_, index) => `[s${index}]`).join('');
   const scales = outputs
     .map(({ rendition }, index) => `[s${index}]scale=${rendition.width}:${rendition.height},setsar=1[v${index}]`)
@@ -114,7 +127,8 @@ export function transcodeArgs(
       '-c:v',
       'libx264',
       '-preset',
-      'veryfast',
+      encoder.preset,
+      ...x264Params,
       '-pix_fmt',
       'yuv420p',
       '-b:v',

@@ -39,9 +39,10 @@ export function playFileOf(rendition: Rendition): PlayFile {
  */
 export async function encodeRenditions(run: TranscodeRun, outputs: readonly RenditionOutput[]): Promise<void> {
   const { service, space, threads, signal, ledger, info } = run;
-  const { ffmpegPath, maxSourcePixels } = service.config;
+  const { ffmpegPath, maxSourcePixels, x264Preset } = service.config;
+  const encoder = { preset: x264Preset };
   const encode = (audio: boolean) =>
-    runMediaTool(ffmpegPath, transcodeArgs(space.source, outputs, threads, maxSourcePixels, { audio }), signal, ledger);
+    runMediaTool(ffmpegPath, transcodeArgs(space.source, outputs, threads, maxSourcePixels, encoder, { audio }), signal, ledger);
   if (!info.hasAudio) {
     await encode(false);
     return;
