@@ -5,7 +5,7 @@
  * ftyp + moov (EXT-X-MAP) and each fragment a byte range with its duration (EXT-X-BYTERANGE).
  */
 
-export interface Fragment {
+interface Fragment {
   offset: number;
   length: number;
   seconds: number;
