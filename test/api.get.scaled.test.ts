@@ -88,7 +88,7 @@ describe('GET /Api/Video/Get', () => {
     ]);
     expect(body.MediaSever).toEqual({
       PlayURL: `${media}/720p.mp4`,
-      MobilePlayURL: `${media}/360p.mp4`,
+      MobilePlayURL: `${media}/master.m3u8`,
       DownloadURL: `${media}/source.mp4`,
     });
   });

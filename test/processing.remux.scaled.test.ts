@@ -138,6 +138,9 @@ const LADDER_TIMEOUT_MS = 240_000;
 
 const labels = (reply: GetVideoReply) => reply.VideoPlayFile.map((file) => file.BitrateLabel);
 
+/** The HLS master playlist beside the play files: MobilePlayURL once a rung is listed. */
+const masterOf = (reply: GetVideoReply) => reply.VideoPlayFile[0]!.VideoURL.replace(/[^/]+$/, 'master.m3u8');
+
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ovu-remux-'));
   service = await startTestService({
@@ -198,7 +201,7 @@ describe('a source browsers play', { timeout: LADDER_TIMEOUT_MS }, () => {
       ['360P', 600],
     ]);
     expect(done.MediaSever.PlayURL).toBe(done.VideoPlayFile[0]!.VideoURL);
-    expect(done.MediaSever.MobilePlayURL).toBe(done.VideoPlayFile[2]!.VideoURL);
+    expect(done.MediaSever.MobilePlayURL).toBe(masterOf(done));
     expect(Object.keys(done)).toEqual(Object.keys(first));
     expect((await fetch(first.VideoPlayFile[0]!.VideoURL)).status).toBe(404);
     const names = await storedMediaNames(service, videoId);
@@ -243,11 +246,11 @@ describe('a source browsers cannot play (VP9/Opus in WebM)', { timeout: LADDER_T
     ({ videoId, first } = await processSource(file, 'source.webm'));
   }, LADDER_TIMEOUT_MS);
 
-  it('reaches status 1 with its lightest rung alone, PlayURL and MobilePlayURL both that file, and queues the callback then', async () => {
+  it('reaches status 1 with its lightest rung alone, PlayURL that file and MobilePlayURL the master playlist, and queues the callback then', async () => {
     expect(first.Video.Status).toBe(1);
     expect(first.VideoPlayFile.map((file) => [file.BitrateLabel, file.Bitrate])).toEqual([['360P', 600]]);
     expect(first.MediaSever.PlayURL).toBe(first.VideoPlayFile[0]!.VideoURL);
-    expect(first.MediaSever.MobilePlayURL).toBe(first.VideoPlayFile[0]!.VideoURL);
+    expect(first.MediaSever.MobilePlayURL).toBe(masterOf(first));
     const lightest = join(work, 'lightest.mp4');
     writeFileSync(lightest, Buffer.from(await (await fetch(first.VideoPlayFile[0]!.VideoURL)).arrayBuffer()));
     const described = await probeJson(lightest);
@@ -260,7 +263,7 @@ describe('a source browsers cannot play (VP9/Opus in WebM)', { timeout: LADDER_T
     expect(callbacks).toEqual([{ video_status: 1 }]);
   });
 
-  it('gets the other rungs after, in one pass, listed best first, PlayURL at the best and MobilePlayURL still the lightest; no second callback', async () => {
+  it('gets the other rungs after, in one pass, listed best first, PlayURL at the best and MobilePlayURL still the master; no second callback', async () => {
     await waitForLadder(service.db, videoId);
     const done = await getVideo(videoId);
     expect(done.VideoPlayFile.map((file) => [file.BitrateLabel, file.Bitrate])).toEqual([
@@ -269,7 +272,7 @@ describe('a source browsers cannot play (VP9/Opus in WebM)', { timeout: LADDER_T
       ['360P', 600],
     ]);
     expect(done.MediaSever.PlayURL).toBe(done.VideoPlayFile[0]!.VideoURL);
-    expect(done.MediaSever.MobilePlayURL).toBe(first.VideoPlayFile[0]!.VideoURL);
+    expect(done.MediaSever.MobilePlayURL).toBe(masterOf(first));
     // The seed's Get shape, whatever the path.
     expect(Object.keys(done)).toEqual(Object.keys(first));
     expect(Object.keys(done.Video)).toEqual(Object.keys(first.Video));

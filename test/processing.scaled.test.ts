@@ -109,9 +109,9 @@ describe('type 1: a stored source is transcoded to status 1, then its ladder com
     expect(reply.Video.Duration).toBeLessThan(2.2);
   });
 
-  it('publishes the best file as PlayURL, the lightest as MobilePlayURL and the untouched source as DownloadURL', async () => {
+  it('publishes the best file as PlayURL, the HLS master playlist as MobilePlayURL and the untouched source as DownloadURL', async () => {
     expect(reply.MediaSever.PlayURL).toBe(reply.VideoPlayFile[0]!.VideoURL);
-    expect(reply.MediaSever.MobilePlayURL).toBe(reply.VideoPlayFile[2]!.VideoURL);
+    expect(reply.MediaSever.MobilePlayURL).toBe(reply.VideoPlayFile[0]!.VideoURL.replace(/[^/]+$/, 'master.m3u8'));
     const download = await bytesOf(reply.MediaSever.DownloadURL);
     expect(download.status).toBe(200);
     expect(download.body.equals(readFileSync(hd))).toBe(true);

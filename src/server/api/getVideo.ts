@@ -19,12 +19,11 @@ export function getVideoHandler(service: ServiceContext) {
     const video = await service.stores.videos.get(id);
     if (!video || video.appId !== app.appId) throw new ApiError('UNKNOWN_VIDEO', id);
     const { publicUrl, timeZone } = service.config;
-    const files =
-      video.status === VideoStatus.Normal ? playFileList(publicUrl, video.id, await service.stores.playFiles.forVideo(video.id)) : [];
+    const playFiles = video.status === VideoStatus.Normal ? await service.stores.playFiles.forVideo(video.id) : [];
     sendOk(res, {
       Video: videoDetail(video, publicUrl, timeZone),
-      MediaSever: mediaServer(publicUrl, video, files),
-      VideoPlayFile: files,
+      MediaSever: mediaServer(publicUrl, video, playFiles),
+      VideoPlayFile: playFileList(publicUrl, video.id, playFiles),
     });
   };
 }

@@ -1,4 +1,6 @@
 import type { MediaSever, VideoPlayFile } from '../../shared/apiReplies';
+import { MASTER_PLAYLIST } from '../media/playlists';
+import { RUNG_FILE } from '../processing/renditions';
 import type { PlayFile } from '../storage/playFiles';
 import type { Video } from '../storage/videos';
 import { VideoStatus } from '../../shared/videoStatus';
@@ -21,12 +23,18 @@ export function playFileList(publicUrl: string, videoId: string, playFiles: read
   }));
 }
 
-/** PlayURL is the best rendition, MobilePlayURL the lightest, DownloadURL the original file. */
-export function mediaServer(publicUrl: string, video: Video, files: readonly VideoPlayFile[]): MediaSever {
-  const playable = video.status === VideoStatus.Normal && files.length > 0;
+/**
+ * PlayURL is the best rendition, DownloadURL the original file. MobilePlayURL is the HLS master
+ * playlist once a rung is listed (the player picks the rung the network carries); before that
+ * (a remux alone) and for needHandleSepcial (the source alone) it is the lightest listed file.
+ */
+export function mediaServer(publicUrl: string, video: Video, playFiles: readonly PlayFile[]): MediaSever {
+  const playable = video.status === VideoStatus.Normal && playFiles.length > 0;
+  const adaptive = !video.needHandleSpecial && playFiles.some((play) => RUNG_FILE.test(play.file));
+  const url = (file: string) => (playable ? mediaUrl(publicUrl, video.id, file) : '');
   return {
-    PlayURL: playable ? files[0]!.VideoURL : '',
-    MobilePlayURL: playable ? files[files.length - 1]!.VideoURL : '',
+    PlayURL: url(playFiles[0]?.file ?? ''),
+    MobilePlayURL: url(adaptive ? MASTER_PLAYLIST : (playFiles[playFiles.length - 1]?.file ?? '')),
     DownloadURL: playable && video.sourceFile ? mediaUrl(publicUrl, video.id, video.sourceFile) : '',
   };
 }

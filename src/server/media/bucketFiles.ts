@@ -56,6 +56,12 @@ export function bucketFiles(bucket: Bucket, scratch: string): MediaFiles {
     async size(videoId, file) {
       return (await bucket.head(mediaKey(videoId, file)))?.size;
     },
+    async head(videoId, file, bytes) {
+      const key = mediaKey(videoId, file);
+      const info = await bucket.head(key);
+      if (!info || info.size === 0) return info && Buffer.alloc(0);
+      return Buffer.concat(await (await bucket.read(key, 0, Math.min(bytes, info.size) - 1)).toArray());
+    },
     remove: (videoId, files) => bucket.removeKeys(files.map((file) => mediaKey(videoId, file))),
     async send(req, res, videoId, file) {
       const key = mediaKey(videoId, file);

@@ -1,4 +1,5 @@
-import { chmod, mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { chmod, mkdtemp, open, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { ApiError } from '../errors';
 import { PRIVATE_FILE_MODE } from '../storage/privateModes';
@@ -41,6 +42,17 @@ export function diskFiles(dataDir: string): MediaFiles {
         (info) => info.size,
         () => undefined,
       );
+    },
+    async head(videoId, file, bytes) {
+      const handle = await open(join(mediaDir(dataDir, videoId), file), constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
+      if (!handle) return undefined;
+      try {
+        const buffer = Buffer.alloc(bytes);
+        const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+        return buffer.subarray(0, bytesRead);
+      } finally {
+        await handle.close();
+      }
     },
     async remove(videoId, files) {
       for (const file of files) await rm(join(mediaDir(dataDir, videoId), file), { force: true });

@@ -36,6 +36,8 @@ export interface MediaFiles {
   downloadSpace(videoId: string): Promise<DownloadSpace>;
   /** The size in bytes of one of the video's files, or undefined when there is none. */
   size(videoId: string, file: string): Promise<number | undefined>;
+  /** Up to `bytes` from the start of one of the video's files (a rung's index), or undefined when there is none. */
+  head(videoId: string, file: string, bytes: number): Promise<Buffer | undefined>;
   /** Removes files of the video that are no longer published (a remux its rungs replaced); a missing one is no error. */
   remove(videoId: string, files: readonly string[]): Promise<void>;
   /** Answers GET/HEAD with one of the video's files (name already checked), Range and all. */

@@ -2,8 +2,18 @@ import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 import type { RequestContext } from '../http/router';
 import { isPictureSize, sizedPictureFile, type PictureSize } from '../processing/pictures';
+import { RUNG_FILE } from '../processing/renditions';
 import { type Video } from '../storage/videos';
 import { VideoStatus } from '../../shared/videoStatus';
+import {
+  fragmentIndexOf,
+  MASTER_PLAYLIST,
+  masterPlaylist,
+  mediaPlaylist,
+  PLAYLIST_CONTENT_TYPE,
+  PLAYLIST_EXTENSION,
+  playlistOf,
+} from './playlists';
 
 const MEDIA_PREFIX = '/Media/';
 
@@ -51,6 +61,32 @@ async function servedFile(service: ServiceContext, video: Video, file: string, s
 }
 
 /**
+ * The text of an HLS playlist, made from the rungs the video lists (and the index at the head of
+ * each), so it names exactly the files `VideoPlayFile` names: a rung is in it from the moment it
+ * is listed, and a crash cannot leave it naming a missing file. The remux and needHandleSepcial's
+ * original are plain MP4s and never in it; with no rung listed there is no master.
+ */
+async function playlistText(service: ServiceContext, video: Video, file: string): Promise<string> {
+  if (video.status !== VideoStatus.Normal || video.needHandleSpecial) throw notFound();
+  const rungs = (await service.stores.playFiles.forVideo(video.id)).filter((play) => RUNG_FILE.test(play.file));
+  if (file === MASTER_PLAYLIST) {
+    const indexed = await Promise.all(
+      rungs.map(async (rung) => ({ file: rung.file, index: await fragmentIndexOf(service.files, video.id, rung.file) })),
+    );
+    const playable = indexed.flatMap(({ file: name, index }) => (index ? [{ file: name, index }] : []));
+    if (playable.length === 0) throw notFound();
+    return masterPlaylist(playable);
+  }
+  const rung = rungs.find((play) => playlistOf(play.file) === file);
+  const index = rung && (await fragmentIndexOf(service.files, video.id, rung.file));
+  if (!rung || !index) throw notFound();
+  return mediaPlaylist(rung.file, index);
+}
+
+/** Media and playlists are public and take no credentials: any origin may read them, so hls.js on an app's own page can. */
+const ANY_ORIGIN = { 'Access-Control-Allow-Origin': '*' };
+
+/**
  * GET/HEAD `/Media/<videoId>/<file>`: the URLs the API publishes (PicSavePath, MediaSever,
  * VideoPlayFile). No sign-in, as `<video>` and `<img>` elements cannot send one; the ids are
  * random UUIDs. Every failure is the same 404, so the answer does not tell which videos exist.
@@ -65,6 +101,21 @@ export function mediaHandler(service: ServiceContext) {
     if (!VIDEO_ID.test(videoId) || !FILE_NAME.test(file) || file.includes('..')) throw notFound();
     const video = await service.stores.videos.get(videoId);
     if (!video) throw notFound();
+    if (file.endsWith(PLAYLIST_EXTENSION)) {
+      if (size !== undefined) throw new ApiError('INVALID_PARAMETER', 't applies only to the picture (PicSavePath)');
+      const body = Buffer.from(await playlistText(service, video, file));
+      // The master changes as rungs are added: a cache asks again each time.
+      res.writeHead(200, {
+        'Content-Type': PLAYLIST_CONTENT_TYPE,
+        'Content-Length': body.length,
+        'Cache-Control': 'no-cache',
+        'X-Content-Type-Options': 'nosniff',
+        ...ANY_ORIGIN,
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+      return;
+    }
+    for (const [name, value] of Object.entries(ANY_ORIGIN)) res.setHeader(name, value);
     await service.files.send(req, res, video.id, await servedFile(service, video, file, size));
   };
 }

@@ -20,6 +20,9 @@ export const LADDER_FOOT = LADDER[LADDER.length - 1]!.size;
 
 const MAX_RENDITIONS = 3;
 
+/** A rung's file name (`720p.mp4`): a fragmented MP4 that HLS plays too, unlike the remux or needHandleSepcial's original. */
+export const RUNG_FILE = /^\d+p\.mp4$/;
+
 export interface Rendition {
   /** File name in the video's media folder, e.g. `720p.mp4`. */
   file: string;
@@ -81,8 +84,18 @@ export interface RenditionOutput {
 const KEYFRAME_SECONDS = 2;
 
 /**
- * One ffmpeg run decodes the source once and writes every rendition (H.264 + AAC in MP4, the
- * index moved to the front so playback starts before the whole file arrives). ffmpeg applies the
+ * A rung is one file for both ways of playing it: a fragment per key frame (every
+ * {@link KEYFRAME_SECONDS} s), each a byte range an HLS media playlist names, and a global sidx
+ * in front that indexes them, so `<video src>` seeks in it too. `empty_moov` is not optional:
+ * ffmpeg 5.1 (Debian 12's) with `frag_keyframe+global_sidx` alone writes the first fragment's
+ * samples into a plain mdat before the sidx, which HLS then cannot address.
+ * `default_base_moof` makes each fragment stand alone, as an HLS segment must.
+ */
+const FRAGMENTED = '+frag_keyframe+empty_moov+default_base_moof+global_sidx';
+
+/**
+ * One ffmpeg run decodes the source once and writes every rendition (H.264 + AAC in fragmented
+ * MP4, see {@link FRAGMENTED}). ffmpeg applies the
  * source's rotation while decoding, so the sizes here are the shown ones. A source without audio
  * gives renditions without audio (`0:a:0?` maps it only when present).
  */
@@ -145,7 +158,7 @@ export function transcodeArgs(
       '-map_metadata',
       '-1',
       '-movflags',
-      '+faststart',
+      FRAGMENTED,
       '-f',
       'mp4',
       `file:${path}`,
