@@ -24,7 +24,8 @@ const e2e = { environment: 'node', testTimeout: 120_000, hookTimeout: 120_000, s
 const engines = { ...e2e, fileParallelism: false } as const;
 // Real service processes killed, cut off and starved mid-request; one file at a time.
 const fault = { environment: 'node', fileParallelism: false, testTimeout: 120_000, hookTimeout: 60_000, setupFiles } as const;
-const service = { environment: 'node', testTimeout: 20_000, hookTimeout: 60_000, setupFiles } as const;
+// Generous: two files run at once, and a test that probes media in S3 can wait on the other's ffmpeg.
+const service = { environment: 'node', testTimeout: 60_000, hookTimeout: 120_000, setupFiles } as const;
 
 // The tiers, each callable by name (package.json: test:unit, test:service, test:e2e, test:fault,
 // test:scaled; docs/testing.md): unit (Node alone, beside the code), component (jsdom, the
