@@ -93,7 +93,9 @@ async function exited(child: ChildProcess): Promise<number | null> {
 }
 
 async function healthy(port: number, child: ChildProcess, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  // Python's start-up takes seconds per server; with two test files starting their own Swift at
+  // once on a busy 2-core machine, 30 s was not always enough.
+  const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
     const ok = await fetch(`http://127.0.0.1:${port}/healthcheck`).then(

@@ -23,6 +23,6 @@ if (harnesses.length > 0) {
   const started = Promise.all(harnesses.map((harness) => harness.start()));
   // Its failure is reported by the hook below; this only keeps it from counting as unhandled meanwhile.
   started.catch(() => undefined);
-  beforeAll(() => started, 60_000);
+  beforeAll(() => started, 180_000);
   afterAll(() => Promise.all(harnesses.map((harness) => harness.stop())), 60_000);
 }
