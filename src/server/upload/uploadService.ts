@@ -109,18 +109,22 @@ export async function createUploadService(service: ServiceContext): Promise<Uplo
     async pendingUpload(videoId) {
       const row = await rows.forVideo(videoId);
       if (!row || row.finishedAt !== null) return null;
-      let offset: number;
+      let held: { offset: number; size?: number | undefined };
       try {
-        offset = (await files.within(() => store.getUpload(row.id))).offset;
+        held = await files.within(() => store.getUpload(row.id));
       } catch (error) {
         if (isApiError(error)) throw error; // the bucket cannot be reached: not the same as gone
         return null; // the tus file is gone: the next upload replaces the row
       }
-      if (offset >= row.size) {
+      const { offset, size } = held;
+      // A recording whose length was never declared: the rest of it was only in the page that
+      // recorded it, so no file chosen here could continue it. The next upload replaces it.
+      if (size === undefined) return null;
+      if (offset >= size) {
         await finisher.finish(row.id);
         return null;
       }
-      return { uploadUrl: uploadUrl(service, row.id), offset, size: row.size, fileName: row.fileName, fingerprint: row.fingerprint };
+      return { uploadUrl: uploadUrl(service, row.id), offset, size, fileName: row.fileName, fingerprint: row.fingerprint };
     },
     recheck: () => finisher.recheck(),
     async close() {
