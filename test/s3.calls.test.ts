@@ -9,7 +9,7 @@ import { VideoStatus } from '../src/shared/videoStatus';
 import { startS3, type TestS3 } from './support/s3';
 import { startS3Proxy, type S3Call, type S3Proxy } from './support/s3Proxy';
 import { startTestService, type TestService } from './support/service';
-import { openUploader, registerVideo, resultCode, sha256, tusCreate, tusHead, tusPatch } from './uploadHelpers';
+import { openUploader, registerVideo, resultCode, sha256, tusCreate, tusCreateDeferred, tusHead, tusPatch } from './uploadHelpers';
 
 // What the tus endpoint asks of the bucket, counted on the wire by a recording proxy in front of a
 // real Swift with s3api: reads per PATCH, calls at the finish, parts in flight, temporary space.
@@ -42,6 +42,12 @@ afterAll(async () => {
 
 const READS = new Set(['GetObject', 'HeadObject', 'ListParts']);
 const describeCalls = (calls: S3Call[]) => calls.map((call) => `${call.op} ${call.key}`);
+/** What a PATCH reads of its upload, sorted: `.info`, ListParts, `.part`, each once (tusd's S3 store reads more, docs/storage.md). */
+const STATE_READS = (uploadId: string, source: string) => [
+  `GetObject ${uploadId}.info`,
+  `GetObject ${uploadId}.part`,
+  `ListParts ${source}`,
+];
 
 async function objectsIn(prefix = ''): Promise<{ key: string; size: number }[]> {
   const page = await s3.client().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
@@ -80,6 +86,23 @@ async function streamedPatch(url: string, ticket: string, offset: number, bytes:
   return { status: reply.status, body: await reply.text() };
 }
 
+/**
+ * PATCHes `bytes` cut at `cuts` (offsets, first 0, last the length), each answered 204 with its
+ * end as the offset; `lastHeaders` go on the last. Returns the S3 calls each PATCH made.
+ */
+async function patchInPieces(url: string, ticket: string, bytes: Buffer, cuts: number[], lastHeaders: Record<string, string> = {}) {
+  const perPatch: S3Call[][] = [];
+  for (let index = 0; index + 1 < cuts.length; index++) {
+    const before = proxy.calls.length;
+    const piece = bytes.subarray(cuts[index], cuts[index + 1]);
+    const reply = await tusPatch(url, ticket, cuts[index]!, piece, index + 2 === cuts.length ? lastHeaders : {});
+    expect(reply.status).toBe(204);
+    expect(reply.headers.get('upload-offset')).toBe(String(cuts[index + 1]));
+    perPatch.push(proxy.calls.slice(before));
+  }
+  return perPatch;
+}
+
 describe('S3 calls of an upload', () => {
   it('reads each part of an upload’s state at most once per PATCH, and finishes with one call, copying nothing', async () => {
     const bytes = randomBytes(20 * MIB + 1000);
@@ -90,21 +113,10 @@ describe('S3 calls of an upload', () => {
     const source = `media/${videoId}/source.mp4`;
     // 3 MiB wait in `.part`; the next PATCH takes them into its first part and leaves 3 MiB again;
     // the last sends one whole part and the short final one, then completes.
-    const cuts = [0, 3 * MIB, 11 * MIB, bytes.length];
-    const perPatch: S3Call[][] = [];
-    for (let index = 0; index + 1 < cuts.length; index++) {
-      const before = proxy.calls.length;
-      const reply = await tusPatch(url, boot.ticket, cuts[index]!, bytes.subarray(cuts[index], cuts[index + 1]));
-      expect(reply.status).toBe(204);
-      expect(reply.headers.get('upload-offset')).toBe(String(cuts[index + 1]));
-      perPatch.push(proxy.calls.slice(before));
-    }
+    const perPatch = await patchInPieces(url, boot.ticket, bytes, [0, 3 * MIB, 11 * MIB, bytes.length]);
 
-    for (const calls of perPatch) {
-      const reads = describeCalls(calls.filter((call) => READS.has(call.op))).sort();
-      // `.info`, ListParts, `.part`: each once (tusd's S3 store reads more, docs/storage.md).
-      expect(reads).toEqual([`GetObject ${uploadId}.info`, `GetObject ${uploadId}.part`, `ListParts ${source}`]);
-    }
+    for (const calls of perPatch)
+      expect(describeCalls(calls.filter((call) => READS.has(call.op))).sort()).toEqual(STATE_READS(uploadId, source));
     const last = perPatch.at(-1)!;
     const lastPartEnd = Math.max(...last.filter((call) => call.op === 'UploadPart').map((call) => call.end!));
     expect(describeCalls(last.filter((call) => call.start >= lastPartEnd))).toEqual([`CompleteMultipartUpload ${source}`]);
@@ -116,6 +128,36 @@ describe('S3 calls of an upload', () => {
     // One object of the upload's size, its small record beside it, no multipart upload left open.
     expect(await objectsIn(uploadId)).toEqual([{ key: `${uploadId}.info`, size: expect.any(Number) }]);
     expect((await objectsIn()).filter((object) => object.size >= bytes.length)).toEqual([{ key: source, size: bytes.length }]);
+    expect(await openMultipartUploads()).toBe(0);
+  });
+
+  it('cuts an upload of deferred length into 8 MiB parts, keeps short stretches in `.part`, and finishes on the PATCH that declares it', async () => {
+    const bytes = randomBytes(19 * MIB + 500);
+    const videoId = await registerVideo(service);
+    const boot = await openUploader(service, videoId);
+    const url = (await tusCreateDeferred(boot.tusEndpoint, boot.ticket)).headers.get('location')!;
+    const uploadId = url.split('/').pop()!;
+    const source = `media/${videoId}/source.webm`;
+    // Pieces as a recording sends them: 3 MiB wait in `.part`, 9 MiB more make one part and leave
+    // 4 MiB; the last piece declares the length and ends with a short final part.
+    const perPatch = await patchInPieces(url, boot.ticket, bytes, [0, 3 * MIB, 12 * MIB, bytes.length], {
+      'Upload-Length': String(bytes.length),
+    });
+    for (const calls of perPatch)
+      expect(describeCalls(calls.filter((call) => READS.has(call.op))).sort()).toEqual(STATE_READS(uploadId, source));
+    const [first, second, last] = perPatch as [S3Call[], S3Call[], S3Call[]];
+    expect(describeCalls(first.filter((call) => !READS.has(call.op)))).toEqual([`PutObject ${uploadId}.part`]);
+    expect(second.filter((call) => call.op === 'UploadPart').map((call) => call.bytes)).toEqual([PART]);
+    // The declared length is written to `.info` before the bytes; the finish is one call.
+    expect(describeCalls(last.filter((call) => call.op === 'PutObject'))).toEqual([`PutObject ${uploadId}.info`]);
+    const parts = last.filter((call) => call.op === 'UploadPart');
+    expect(parts.map((call) => call.bytes).sort((a, b) => b - a)).toEqual([PART, bytes.length - 2 * PART]);
+    const lastPartEnd = Math.max(...parts.map((call) => call.end!));
+    expect(describeCalls(last.filter((call) => call.start >= lastPartEnd))).toEqual([`CompleteMultipartUpload ${source}`]);
+
+    const stored = await s3.client().send(new GetObjectCommand({ Bucket: bucket, Key: source }));
+    expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(sha256(bytes));
+    expect(await objectsIn(uploadId)).toEqual([{ key: `${uploadId}.info`, size: expect.any(Number) }]);
     expect(await openMultipartUploads()).toBe(0);
   });
 

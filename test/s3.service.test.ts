@@ -142,7 +142,10 @@ describe('two instances’ upload stores on one bucket', () => {
   // apart, so these calls come one after the other as the PATCHes of a balanced upload would.
   const newId = () => randomBytes(16).toString('hex');
   const instances = () => {
-    return [bucketUploads(new Bucket(bucketSettings), 4).store, bucketUploads(new Bucket(bucketSettings), 4).store] as const;
+    return [
+      bucketUploads(new Bucket(bucketSettings), { concurrency: 4, deferredMaxBytes: 0 }).store,
+      bucketUploads(new Bucket(bucketSettings), { concurrency: 4, deferredMaxBytes: 0 }).store,
+    ] as const;
   };
 
   it('take turns writing one upload: each sees the other’s offset, and the object ends byte for byte', async () => {

@@ -15,7 +15,7 @@ import { probe } from './support/media';
 import { recordInChromium } from './support/recording';
 import { startTestService, type TestService } from './support/service';
 import { storedMedia } from './support/storage';
-import { openUploader, registerVideo, resultCode, sha256, tusHead, tusMetadata, tusPatch, type TusReply } from './uploadHelpers';
+import { openUploader, registerVideo, resultCode, sha256, tusCreateDeferred, tusHead, tusPatch } from './uploadHelpers';
 
 const run = promisify(execFile);
 const LIMIT = 8 * 1024 * 1024;
@@ -40,34 +40,6 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-async function createDeferred(endpoint: string, ticket: string, extra: Record<string, string> = {}): Promise<TusReply> {
-  const headers = {
-    'Tus-Resumable': '1.0.0',
-    'Upload-Defer-Length': '1',
-    'Upload-Metadata': tusMetadata({ filename: 'recording.webm', filetype: 'video/webm', fingerprint: 'recording' }),
-    [TICKET_HEADER]: ticket,
-    ...extra,
-  };
-  const res = await fetch(endpoint, { method: 'POST', headers });
-  return { status: res.status, headers: res.headers, body: await res.text() };
-}
-
-/** The PATCH that ends a deferred upload: its bytes and the whole length. */
-async function lastPatch(url: string, ticket: string, offset: number, chunk: Uint8Array, length: number): Promise<number> {
-  const res = await fetch(url, {
-    method: 'PATCH',
-    headers: {
-      'Tus-Resumable': '1.0.0',
-      'Upload-Offset': String(offset),
-      'Upload-Length': String(length),
-      'Content-Type': 'application/offset+octet-stream',
-      [TICKET_HEADER]: ticket,
-    },
-    body: new Uint8Array(chunk),
-  });
-  return res.status;
-}
-
 async function waitForStatus(videoId: string): Promise<GetVideoReply> {
   const deadline = Date.now() + 90_000;
   for (;;) {
@@ -84,7 +56,7 @@ describe('an upload with a deferred length', () => {
     expect(recordedLength).toBeGreaterThan(RECORDED_SECONDS - 1);
     const videoId = await registerVideo(service);
     const boot = await openUploader(service, videoId);
-    const created = await createDeferred(boot.tusEndpoint, boot.ticket);
+    const created = await tusCreateDeferred(boot.tusEndpoint, boot.ticket);
     expect(created.status).toBe(201);
     const url = created.headers.get('location')!;
     const cut = Math.floor(recording.length / 3);
@@ -94,7 +66,8 @@ describe('an upload with a deferred length', () => {
     expect(head.headers.get('upload-offset')).toBe(String(cut));
     // Mid-recording, the page offers nothing to resume: the rest is only in the recording page.
     expect((await openUploader(service, videoId)).resume).toBeNull();
-    expect(await lastPatch(url, boot.ticket, cut, recording.subarray(cut), recording.length)).toBe(204);
+    const last = await tusPatch(url, boot.ticket, cut, recording.subarray(cut), { 'Upload-Length': String(recording.length) });
+    expect(last.status).toBe(204);
 
     const reply = await waitForStatus(videoId);
     expect(reply.Video.Status).toBe(1);
@@ -106,29 +79,18 @@ describe('an upload with a deferred length', () => {
 
   it('refuses a malformed deferral (106), and a declared length over the limit (413, 112)', async () => {
     const boot = await openUploader(service, await registerVideo(service));
-    expect(resultCode((await createDeferred(boot.tusEndpoint, boot.ticket, { 'Upload-Defer-Length': '2' })).body)).toBe('106');
-    expect(resultCode((await createDeferred(boot.tusEndpoint, boot.ticket, { 'Upload-Length': '10' })).body)).toBe('106');
-    expect(resultCode((await createDeferred(boot.tusEndpoint, boot.ticket, { 'Upload-Concat': 'partial' })).body)).toBe('106');
-    const url = (await createDeferred(boot.tusEndpoint, boot.ticket)).headers.get('location')!;
-    const over = await fetch(url, {
-      method: 'PATCH',
-      headers: {
-        'Tus-Resumable': '1.0.0',
-        'Upload-Offset': '0',
-        'Upload-Length': String(LIMIT + 1),
-        'Content-Type': 'application/offset+octet-stream',
-        [TICKET_HEADER]: boot.ticket,
-      },
-      body: new Uint8Array(10),
-    });
-    expect(over.status).toBe(413);
-    expect(resultCode(await over.text())).toBe('112');
+    expect(resultCode((await tusCreateDeferred(boot.tusEndpoint, boot.ticket, { 'Upload-Defer-Length': '2' })).body)).toBe('106');
+    expect(resultCode((await tusCreateDeferred(boot.tusEndpoint, boot.ticket, { 'Upload-Length': '10' })).body)).toBe('106');
+    expect(resultCode((await tusCreateDeferred(boot.tusEndpoint, boot.ticket, { 'Upload-Concat': 'partial' })).body)).toBe('106');
+    const url = (await tusCreateDeferred(boot.tusEndpoint, boot.ticket)).headers.get('location')!;
+    const over = await tusPatch(url, boot.ticket, 0, new Uint8Array(10), { 'Upload-Length': String(LIMIT + 1) });
+    expect([over.status, resultCode(over.body)]).toEqual([413, '112']);
   });
 
   it('is dropped by a DELETE (a Retake) and leaves nothing behind', async () => {
     const videoId = await registerVideo(service);
     const boot = await openUploader(service, videoId);
-    const url = (await createDeferred(boot.tusEndpoint, boot.ticket)).headers.get('location')!;
+    const url = (await tusCreateDeferred(boot.tusEndpoint, boot.ticket)).headers.get('location')!;
     expect((await tusPatch(url, boot.ticket, 0, recording.subarray(0, 1000))).status).toBe(204);
     const res = await fetch(url, { method: 'DELETE', headers: { 'Tus-Resumable': '1.0.0', [TICKET_HEADER]: boot.ticket } });
     expect(res.status).toBe(204);

@@ -132,6 +132,28 @@ export function endOfPackets(csv: string, timeBase: string): number {
 }
 
 /**
+ * The end of the latest stream in seconds (ffprobe's `packet=stream_index,pts,duration` as CSV),
+ * as a player counts a file's length. The video's alone would fall short: when the recording
+ * machine is busy, MediaRecorder drops the last video frames and the sound runs on.
+ */
+export function endOfStreams(csv: string, streams: { index?: number; time_base?: string }[]): number {
+  const byStream = new Map<string, string[]>();
+  for (const line of csv.split('\n')) {
+    const comma = line.indexOf(',');
+    if (comma <= 0) continue;
+    const index = line.slice(0, comma);
+    if (!byStream.has(index)) byStream.set(index, []);
+    byStream.get(index)!.push(line.slice(comma + 1));
+  }
+  let end = 0;
+  for (const [index, lines] of byStream) {
+    const stream = streams.find((candidate) => String(candidate.index) === index);
+    end = Math.max(end, endOfPackets(lines.join('\n'), stream?.time_base ?? ''));
+  }
+  return end;
+}
+
+/**
  * Reads ffprobe's JSON; throws {@link NotAVideoError} for anything without a moving picture and
  * {@link PictureTooLargeError} for a picture of more than `maxPixels`. `measuredDuration` counts
  * when the header states no length (a recording by MediaRecorder, see {@link probeMedia}).
@@ -174,8 +196,8 @@ const MAX_PIXELS_REFUSAL = 'exceeds specified max pixel count';
  * ffprobe decodes a few frames to describe a stream, so `-max_pixels` guards it too: a picture
  * far over the limit is refused when its decoder opens, before a frame buffer is allocated.
  * A file whose header states no length (MediaRecorder writes its WebM as a live stream, with no
- * Duration and no Cues) is measured from its video packets: a demux, no decoding, a few bytes
- * of output per frame.
+ * Duration and no Cues) is measured from its packets: a demux, no decoding, a few bytes of
+ * output per packet.
  */
 export async function probeMedia(
   ffprobePath: string,
@@ -211,9 +233,9 @@ export async function probeMedia(
   if (!video || statedDuration(parsed, video) > 0) return describeMedia(json, maxPixels);
   const packets = await runMediaTool(
     ffprobePath,
-    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts,duration', '-of', 'csv=p=0', `file:${file}`],
+    ['-v', 'error', '-show_entries', 'packet=stream_index,pts,duration', '-of', 'csv=p=0', `file:${file}`],
     signal,
     ledger,
   );
-  return describeMedia(json, maxPixels, endOfPackets(packets, video.time_base ?? ''));
+  return describeMedia(json, maxPixels, endOfStreams(packets, parsed.streams ?? []));
 }

@@ -23,6 +23,16 @@ const PREFERRED_PART_BYTES = 8 * 1024 ** 2;
 /** Swift's limit (S3's is 10 000); parts grow to fit. */
 const MAX_PARTS = 1000;
 
+export interface BucketStoreOptions {
+  /** Parts of one upload sent at once (`S3_PART_CONCURRENCY`). */
+  concurrency: number;
+  /**
+   * The most an upload of deferred length may grow to (the largest upload any ticket allows): its
+   * parts are cut before its length is known, so they are sized for 1000 of them to hold this.
+   */
+  deferredMaxBytes: number;
+}
+
 interface StoredPart {
   partNumber: number;
   etag: string;
@@ -38,6 +48,8 @@ interface UploadState {
   upload: Upload;
   key: string;
   multipartId: string;
+  /** Every part but the last is this long; chosen at creation and kept in `.info`. */
+  partBytes: number;
   parts: StoredPart[];
   tail: Buffer | undefined;
   /** The tail's length (known without its bytes after a write). */
@@ -45,12 +57,24 @@ interface UploadState {
   done: boolean;
 }
 
+/** `<id>.info` as written: the upload as tus knows it, with the part size it is cut into. */
+interface SavedRecord {
+  size?: number | null;
+  metadata?: Upload['metadata'];
+  creation_date?: string;
+  storage?: Upload['storage'];
+  part_size?: number;
+}
+
 function offsetOf(state: UploadState): number {
   if (state.done) return state.upload.size ?? 0;
   return state.parts.reduce((sum, part) => sum + part.size, 0) + state.tailSize;
 }
 
-/** The bytes of an upload of `size` in each part: 8 MiB, or more when 1000 of those would not hold it. */
+/**
+ * The bytes of an upload of `size` in each part: 8 MiB, or more when 1000 of those would not hold
+ * it. An upload of deferred length is cut for the most it may reach (`deferredMaxBytes`).
+ */
 function partBytesFor(size: number): number {
   return size <= PREFERRED_PART_BYTES * MAX_PARTS ? PREFERRED_PART_BYTES : Math.ceil(size / MAX_PARTS);
 }
@@ -92,13 +116,18 @@ export class BucketStore extends DataStore {
   private readonly requests = new AsyncLocalStorage<Map<string, Promise<UploadState>>>();
   private readonly client: S3Client;
 
+  private readonly concurrency: number;
+  private readonly deferredPartBytes: number;
+
   constructor(
     private readonly target: Bucket,
-    private readonly concurrency: number,
+    options: BucketStoreOptions,
   ) {
     super();
-    this.extensions = ['creation', 'creation-with-upload', 'termination'];
+    this.extensions = ['creation', 'creation-with-upload', 'creation-defer-length', 'termination'];
     this.client = target.client;
+    this.concurrency = options.concurrency;
+    this.deferredPartBytes = partBytesFor(options.deferredMaxBytes);
   }
 
   /** Runs `call` with a state cache of its own (or the caller's, when already inside one): one request's. */
@@ -161,7 +190,7 @@ export class BucketStore extends DataStore {
   }
 
   /** `<id>.info`: the upload as tus knows it, with its multipart upload id in the object's metadata. */
-  private async readRecord(id: string): Promise<Pick<UploadState, 'upload' | 'key' | 'multipartId'>> {
+  private async readRecord(id: string): Promise<Pick<UploadState, 'upload' | 'key' | 'multipartId' | 'partBytes'>> {
     let body: string;
     let multipartId: string | undefined;
     try {
@@ -172,14 +201,15 @@ export class BucketStore extends DataStore {
       if (isMissing(error)) throw ERRORS.FILE_NOT_FOUND;
       throw error;
     }
-    let saved: { size?: unknown; metadata?: Upload['metadata']; creation_date?: string; storage?: Upload['storage'] };
+    let saved: SavedRecord;
     try {
-      saved = JSON.parse(body) as typeof saved;
+      saved = JSON.parse(body) as SavedRecord;
     } catch {
       throw ERRORS.FILE_NOT_FOUND; // half-written by a crash, or not the store's
     }
-    const size = Number(saved.size);
-    if (!multipartId || !Number.isSafeInteger(size)) throw ERRORS.FILE_NOT_FOUND;
+    // No length: deferred, until the PATCH that declares it.
+    const size = saved.size === undefined || saved.size === null ? undefined : Number(saved.size);
+    if (!multipartId || (size !== undefined && !Number.isSafeInteger(size))) throw ERRORS.FILE_NOT_FOUND;
     const key = saved.storage?.path ?? id;
     const upload = new Upload({
       id,
@@ -189,7 +219,22 @@ export class BucketStore extends DataStore {
       creation_date: saved.creation_date,
       storage: saved.storage,
     });
-    return { upload, key, multipartId };
+    // Records written before the part size was kept: it followed from the length.
+    const partBytes = typeof saved.part_size === 'number' ? saved.part_size : partBytesFor(size ?? 0);
+    return { upload, key, multipartId, partBytes };
+  }
+
+  /** Writes `<id>.info`: the upload, its part size, and its multipart upload id in the object's metadata. */
+  private async saveRecord(state: Pick<UploadState, 'upload' | 'multipartId' | 'partBytes'>): Promise<void> {
+    const saved: SavedRecord = { ...state.upload, part_size: state.partBytes };
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: `${state.upload.id}.info`,
+        Body: JSON.stringify(saved),
+        Metadata: { 'upload-id': state.multipartId, 'tus-version': TUS_RESUMABLE },
+      }),
+    );
   }
 
   private async listParts(key: string, multipartId: string): Promise<StoredPart[]> {
@@ -245,19 +290,31 @@ export class BucketStore extends DataStore {
     const key = upload.storage?.path ?? upload.id;
     upload.creation_date = new Date().toISOString();
     upload.storage = { type: 's3', path: key, bucket: this.bucket };
+    const partBytes = upload.size === undefined ? this.deferredPartBytes : partBytesFor(upload.size);
     await this.call(async () => {
       const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }));
-      await this.client.send(
-        new PutObjectCommand({
-          Bucket: this.bucket,
-          Key: `${upload.id}.info`,
-          Body: JSON.stringify(upload),
-          Metadata: { 'upload-id': UploadId!, 'tus-version': TUS_RESUMABLE },
-        }),
-      );
-      this.remember(upload.id, { upload, key, multipartId: UploadId!, parts: [], tail: undefined, tailSize: 0, done: false });
+      const state: UploadState = { upload, key, multipartId: UploadId!, partBytes, parts: [], tail: undefined, tailSize: 0, done: false };
+      await this.saveRecord(state);
+      this.remember(upload.id, state);
     });
     return upload;
+  }
+
+  /**
+   * The length of an upload created without one, declared by a PATCH (tus runs the PATCH's write
+   * next, within the same request): `.info` is written again with it. The parts already sent keep
+   * their size; what the PATCH brings ends the upload when it reaches the length.
+   */
+  override async declareUploadLength(id: string, length: number): Promise<void> {
+    await this.within(async () => {
+      const state = await this.state(id);
+      if (state.upload.size !== undefined || length < offsetOf(state) || length === 0) throw ERRORS.INVALID_LENGTH;
+      const upload = new Upload({ ...state.upload, size: length });
+      const next = { ...state, upload };
+      this.forget(id);
+      await this.call(() => this.saveRecord(next));
+      this.remember(id, next);
+    });
   }
 
   override async getUpload(id: string): Promise<Upload> {
@@ -270,7 +327,8 @@ export class BucketStore extends DataStore {
   override async write(source: Readable, id: string, offset: number): Promise<number> {
     return this.within(async () => {
       const state = await this.state(id);
-      const size = state.upload.size ?? 0;
+      // Undefined while deferred: every short stretch then waits in `.part`, as it may not be the last.
+      const size = state.upload.size;
       if (state.done || offsetOf(state) !== offset) throw ERRORS.INVALID_OFFSET;
       const tail = state.tail;
       const firstPart = (state.parts.at(-1)?.partNumber ?? 0) + 1;
@@ -281,7 +339,7 @@ export class BucketStore extends DataStore {
       const dropTail = () =>
         (tailDropped ??= tail ? this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: `${id}.part` })) : Promise.resolve());
       this.forget(id); // whatever happens below changes what the bucket holds
-      const partBytes = partBytesFor(size);
+      const { partBytes } = state;
       const sent = await this.call(() =>
         sendInParts(
           source,

@@ -5,9 +5,10 @@ import { FileStore } from '@tus/file-store';
 import type { DataStore, Upload } from '@tus/server';
 import { mediaKey } from '../media/bucketFiles';
 import { mediaDir } from '../media/paths';
+import type { ServiceConfig } from '../config';
 import type { Bucket } from '../storage/bucket';
 import { PRIVATE_FILE_MODE } from '../storage/privateModes';
-import { BucketStore } from './bucketStore';
+import { BucketStore, type BucketStoreOptions } from './bucketStore';
 import { placeSourceFile } from './sourceFile';
 
 /** Where tus keeps upload bytes, and what the service does with them besides tus. */
@@ -77,12 +78,21 @@ export function diskUploads(directory: string, dataDir: string): UploadFiles {
   };
 }
 
+/** The bucket store's settings from the service's configuration. */
+export function bucketStoreOptions(config: ServiceConfig): BucketStoreOptions {
+  return {
+    concurrency: config.s3PartConcurrency,
+    // A ticket's limit is one of these (or a page's lower one).
+    deferredMaxBytes: Math.max(config.maxUploadBytesFlash, config.maxUploadBytesSilverlight),
+  };
+}
+
 /**
  * Uploads in the S3 bucket: records at the top level under their id, bytes in a multipart upload
  * at the video's source key (chosen at creation, `sourceKey`), so the finish completes it in place.
  */
-export function bucketUploads(bucket: Bucket, partConcurrency: number): UploadFiles {
-  const store = new BucketStore(bucket, partConcurrency);
+export function bucketUploads(bucket: Bucket, options: BucketStoreOptions): UploadFiles {
+  const store = new BucketStore(bucket, options);
   return {
     store,
     within: (call) => store.within(call),

@@ -11,7 +11,7 @@ import { UploadFinisher } from './finisher';
 import { issueTicket, secretTag, TICKET_LIFETIME_SECONDS, verifyTicket, type TicketClaims } from './ticket';
 import { loadTicketKey } from './ticketKey';
 import { createTusEndpoint, uploadUrl } from './tusEndpoint';
-import { bucketUploads, diskUploads, type UploadFiles } from './uploadFiles';
+import { bucketStoreOptions, bucketUploads, diskUploads, type UploadFiles } from './uploadFiles';
 
 /** The service's side of the widget's upload: tickets, the tus endpoint, resume state, finishing. */
 export interface UploadService {
@@ -70,10 +70,11 @@ function expireAbandoned(service: ServiceContext, files: UploadFiles): { run(): 
 
 /** Upload bytes in the S3 bucket when the files live there, else in DATA_DIR/uploads. */
 function uploadFiles(service: ServiceContext): UploadFiles {
-  if (service.files.bucket) return bucketUploads(service.files.bucket, service.config.s3PartConcurrency);
-  const directory = join(service.config.dataDir, 'uploads');
+  const { config } = service;
+  if (service.files.bucket) return bucketUploads(service.files.bucket, bucketStoreOptions(config));
+  const directory = join(config.dataDir, 'uploads');
   mkdirSync(directory, { recursive: true, mode: PRIVATE_DIR_MODE });
-  return diskUploads(directory, service.config.dataDir);
+  return diskUploads(directory, config.dataDir);
 }
 
 export async function createUploadService(service: ServiceContext): Promise<UploadService> {
