@@ -42,12 +42,18 @@ afterAll(async () => {
 
 const READS = new Set(['GetObject', 'HeadObject', 'ListParts']);
 const describeCalls = (calls: S3Call[]) => calls.map((call) => `${call.op} ${call.key}`);
-/** What a PATCH reads of its upload, sorted: `.info`, ListParts, `.part`, each once (tusd's S3 store reads more, docs/storage.md). */
-const STATE_READS = (uploadId: string, source: string) => [
-  `GetObject ${uploadId}.info`,
+/**
+ * What a PATCH reads of its upload, sorted: ListParts and `.part` side by side, each once, and
+ * `.info` only while the instance does not know the record (it keeps it once the length is
+ * known); tusd's S3 store reads more (docs/storage.md).
+ */
+const STATE_READS = (uploadId: string, source: string, record: 'known' | 'read') => [
+  ...(record === 'read' ? [`GetObject ${uploadId}.info`] : []),
   `GetObject ${uploadId}.part`,
   `ListParts ${source}`,
 ];
+/** The calls after an upload's last part: its one finishing call, and the `.part` whose bytes the PATCH took going. */
+const FINISH = (uploadId: string, source: string) => [`CompleteMultipartUpload ${source}`, `DeleteObject ${uploadId}.part`];
 
 async function objectsIn(prefix = ''): Promise<{ key: string; size: number }[]> {
   const page = await s3.client().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
@@ -58,8 +64,19 @@ async function openMultipartUploads(): Promise<number> {
   return (await s3.client().send(new ListMultipartUploadsCommand({ Bucket: bucket }))).Uploads?.length ?? 0;
 }
 
-/** A PATCH whose body is sent 1 MiB at a time as the service reads it; `before(at)` runs before each MiB (and at the end). */
-async function streamedPatch(url: string, ticket: string, offset: number, bytes: Buffer, before: (at: number) => Promise<void>) {
+/**
+ * A PATCH whose body is sent 1 MiB at a time as the service reads it; `before(at)` runs before each
+ * MiB (and at the end). Without `declared` the body is chunked (no Content-Length); with it, the
+ * request says `declared` bytes and `signal` may cut it short.
+ */
+async function streamedPatch(
+  url: string,
+  ticket: string,
+  offset: number,
+  bytes: Buffer,
+  before: (at: number) => Promise<void>,
+  { declared, signal }: { declared?: number; signal?: AbortSignal } = {},
+) {
   let at = 0;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -79,9 +96,11 @@ async function streamedPatch(url: string, ticket: string, offset: number, bytes:
       'Upload-Offset': String(offset),
       'Content-Type': 'application/offset+octet-stream',
       [TICKET_HEADER]: ticket,
+      ...(declared === undefined ? {} : { 'Content-Length': String(declared) }),
     },
     body,
     duplex: 'half',
+    signal,
   } as RequestInit);
   return { status: reply.status, body: await reply.text() };
 }
@@ -116,10 +135,10 @@ describe('S3 calls of an upload', () => {
     const perPatch = await patchInPieces(url, boot.ticket, bytes, [0, 3 * MIB, 11 * MIB, bytes.length]);
 
     for (const calls of perPatch)
-      expect(describeCalls(calls.filter((call) => READS.has(call.op))).sort()).toEqual(STATE_READS(uploadId, source));
+      expect(describeCalls(calls.filter((call) => READS.has(call.op))).sort()).toEqual(STATE_READS(uploadId, source, 'known'));
     const last = perPatch.at(-1)!;
     const lastPartEnd = Math.max(...last.filter((call) => call.op === 'UploadPart').map((call) => call.end!));
-    expect(describeCalls(last.filter((call) => call.start >= lastPartEnd))).toEqual([`CompleteMultipartUpload ${source}`]);
+    expect(describeCalls(last.filter((call) => call.start >= lastPartEnd)).sort()).toEqual(FINISH(uploadId, source));
     expect(proxy.calls.filter((call) => call.op === 'CopyObject' || call.op === 'UploadPartCopy')).toEqual([]);
 
     expect((await service.context.stores.videos.get(videoId))!.status).not.toBe(VideoStatus.NotUploaded);
@@ -144,7 +163,7 @@ describe('S3 calls of an upload', () => {
       'Upload-Length': String(bytes.length),
     });
     for (const calls of perPatch)
-      expect(describeCalls(calls.filter((call) => READS.has(call.op))).sort()).toEqual(STATE_READS(uploadId, source));
+      expect(describeCalls(calls.filter((call) => READS.has(call.op))).sort()).toEqual(STATE_READS(uploadId, source, 'read'));
     const [first, second, last] = perPatch as [S3Call[], S3Call[], S3Call[]];
     expect(describeCalls(first.filter((call) => !READS.has(call.op)))).toEqual([`PutObject ${uploadId}.part`]);
     expect(second.filter((call) => call.op === 'UploadPart').map((call) => call.bytes)).toEqual([PART]);
@@ -153,7 +172,7 @@ describe('S3 calls of an upload', () => {
     const parts = last.filter((call) => call.op === 'UploadPart');
     expect(parts.map((call) => call.bytes).sort((a, b) => b - a)).toEqual([PART, bytes.length - 2 * PART]);
     const lastPartEnd = Math.max(...parts.map((call) => call.end!));
-    expect(describeCalls(last.filter((call) => call.start >= lastPartEnd))).toEqual([`CompleteMultipartUpload ${source}`]);
+    expect(describeCalls(last.filter((call) => call.start >= lastPartEnd)).sort()).toEqual(FINISH(uploadId, source));
 
     const stored = await s3.client().send(new GetObjectCommand({ Bucket: bucket, Key: source }));
     expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(sha256(bytes));
@@ -195,6 +214,46 @@ describe('S3 calls of an upload', () => {
     expect(peakTemp).toBeGreaterThan(0);
     expect(peakTemp).toBeLessThanOrEqual((CONCURRENCY + 1) * PART);
     expect((await objectsIn(`media/${videoId}/`)).map((object) => object.size)).toContain(size);
+  }, 60_000);
+});
+
+describe('a PATCH of declared length', () => {
+  it('sends each part as its bytes arrive, and one cut short leaves the offset at what the bucket holds', async () => {
+    const bytes = randomBytes(3 * PART);
+    const videoId = await registerVideo(service);
+    const boot = await openUploader(service, videoId);
+    const url = (await tusCreate(boot.tusEndpoint, boot.ticket, bytes.length)).headers.get('location')!;
+    const before = proxy.calls.length;
+    const sentAt = new Map<number, number>();
+    const paced = async (at: number) => {
+      sentAt.set(at, performance.now());
+      await new Promise((wake) => setTimeout(wake, 100));
+    };
+    const first = await streamedPatch(url, boot.ticket, 0, bytes.subarray(0, 2 * PART), paced, { declared: 2 * PART });
+    expect(first.status).toBe(204);
+    // Each part's UploadPart is under way while its bytes still come in (4 of its 8 MiB at most).
+    const parts = proxy.calls.slice(before).filter((call) => call.op === 'UploadPart');
+    expect(parts.map((call) => call.start < sentAt.get(4 * MIB)!)).toEqual([true, false]);
+    expect(parts[1]!.start).toBeLessThan(sentAt.get(PART + 4 * MIB)!);
+
+    // The client goes away 3 MiB into an 8 MiB PATCH: nothing of that part is stored or counted.
+    const cut = new AbortController();
+    const broken = streamedPatch(
+      url,
+      boot.ticket,
+      2 * PART,
+      bytes.subarray(2 * PART),
+      async (at) => {
+        if (at === 3 * MIB) cut.abort();
+      },
+      { declared: PART, signal: cut.signal },
+    );
+    await expect(broken).rejects.toThrow();
+    await new Promise((wake) => setTimeout(wake, 500));
+    expect((await tusHead(url, boot.ticket)).headers.get('upload-offset')).toBe(String(2 * PART));
+    expect((await tusPatch(url, boot.ticket, 2 * PART, bytes.subarray(2 * PART))).status).toBe(204);
+    const stored = await s3.client().send(new GetObjectCommand({ Bucket: bucket, Key: `media/${videoId}/source.mp4` }));
+    expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(sha256(bytes));
   }, 60_000);
 });
 

@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createReadStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { Readable } from 'node:stream';
 import {
@@ -16,12 +15,14 @@ import {
 } from '@aws-sdk/client-s3';
 import { DataStore, ERRORS, TUS_RESUMABLE, Upload } from '@tus/server';
 import type { Bucket } from '../storage/bucket';
-import { sendInParts } from './partStream';
+import { sendInParts, ShortBodyError, type Chunk } from './partStream';
 
 /** The part size unless an upload is too large for 1000 of them (S3 wants 5 MiB at least). */
 const PREFERRED_PART_BYTES = 8 * 1024 ** 2;
 /** Swift's limit (S3's is 10 000); parts grow to fit. */
 const MAX_PARTS = 1000;
+/** Records of uploads of known length kept between requests, at most (the oldest go first). */
+const KEPT_RECORDS = 1000;
 
 export interface BucketStoreOptions {
   /** Parts of one upload sent at once (`S3_PART_CONCURRENCY`). */
@@ -39,22 +40,41 @@ interface StoredPart {
   size: number;
 }
 
-/**
- * What the bucket holds of one upload. `parts` are the multipart upload's parts 1…n without a gap
- * (a part after a gap, left by a PATCH whose earlier part failed, holds no counted bytes and is
- * sent again); `tail` is `<id>.part`, bytes short of a part; `done` once the object exists.
- */
-interface UploadState {
+/** `<id>.info`: what never changes once the upload's length is known. */
+interface UploadRecord {
   upload: Upload;
   key: string;
   multipartId: string;
   /** Every part but the last is this long; chosen at creation and kept in `.info`. */
   partBytes: number;
+}
+
+/**
+ * What the bucket holds of one upload. `parts` are the multipart upload's parts 1…n without a gap
+ * (a part after a gap, left by a PATCH whose earlier part failed, holds no counted bytes and is
+ * sent again); `tail` is `<id>.part`, bytes short of a part that begin part n + 1; `done` once the
+ * object exists.
+ */
+interface UploadState extends UploadRecord {
   parts: StoredPart[];
   tail: Buffer | undefined;
   /** The tail's length (known without its bytes after a write). */
   tailSize: number;
+  /** A `<id>.part` object exists, counted as the tail or not (left behind by an interrupted PATCH). */
+  tailObject: boolean;
   done: boolean;
+}
+
+/** `<id>.part`: its bytes, and the part they begin (undefined for one written before parts were named). */
+interface TailObject {
+  bytes: Buffer;
+  partNumber: number | undefined;
+}
+
+/** What one request's store calls share: each upload's state as read once, and the request body's declared length. */
+interface RequestScope {
+  states: Map<string, Promise<UploadState>>;
+  bodyBytes: number | undefined;
 }
 
 /** `<id>.info` as written: the upload as tus knows it, with the part size it is cut into. */
@@ -102,10 +122,12 @@ const isMissing = (error: unknown) => {
  *
  * - **The object's key is chosen at creation** (`upload.storage.path`, set by the creation hook to
  *   the video's source key): CompleteMultipartUpload puts the source in place, nothing is copied.
- * - **State is read once per request**: `.info`, ListParts and `.part` once each, kept for the
- *   rest of the request (`within`), updated by the request's own writes, never kept past it
- *   (instances take turns on one upload).
- * - **Parts go out while the PATCH arrives**, at most `concurrency` at once (`partStream.ts`).
+ * - **State is read once per request**: ListParts and `.part` once each (side by side), kept for
+ *   the rest of the request (`within`), updated by the request's own writes, never kept past it
+ *   (instances take turns on one upload). `.info` is read too, unless this instance already knows
+ *   the record: once the length is known it never changes, so it is kept (a bounded number).
+ * - **Parts go out while the PATCH arrives**, at most `concurrency` at once (`partStream.ts`); with
+ *   the body's length declared (Content-Length), each part's UploadPart starts with its first byte.
  *
  * An upload whose multipart upload is gone is complete only if its object exists with its size
  * (not merely because ListParts says NoSuchUpload); one whose parts are all stored but not
@@ -113,7 +135,8 @@ const isMissing = (error: unknown) => {
  * part and the finish leaves a resumable or finishable upload.
  */
 export class BucketStore extends DataStore {
-  private readonly requests = new AsyncLocalStorage<Map<string, Promise<UploadState>>>();
+  private readonly requests = new AsyncLocalStorage<RequestScope>();
+  private readonly records = new Map<string, UploadRecord>();
   private readonly client: S3Client;
 
   private readonly concurrency: number;
@@ -130,9 +153,12 @@ export class BucketStore extends DataStore {
     this.deferredPartBytes = partBytesFor(options.deferredMaxBytes);
   }
 
-  /** Runs `call` with a state cache of its own (or the caller's, when already inside one): one request's. */
-  within<T>(call: () => Promise<T>): Promise<T> {
-    return this.requests.getStore() ? call() : this.requests.run(new Map(), call);
+  /**
+   * Runs `call` with a state cache of its own (or the caller's, when already inside one): one
+   * request's. `bodyBytes` is the request body's declared length (its Content-Length), if any.
+   */
+  within<T>(call: () => Promise<T>, bodyBytes?: number): Promise<T> {
+    return this.requests.getStore() ? call() : this.requests.run({ states: new Map(), bodyBytes }, call);
   }
 
   private get bucket(): string {
@@ -149,16 +175,24 @@ export class BucketStore extends DataStore {
   }
 
   private remember(id: string, state: UploadState): void {
-    this.requests.getStore()?.set(id, Promise.resolve(state));
+    this.requests.getStore()?.states.set(id, Promise.resolve(state));
+    this.keepRecord(state);
   }
 
   private forget(id: string): void {
-    this.requests.getStore()?.delete(id);
+    this.requests.getStore()?.states.delete(id);
+  }
+
+  /** Keeps a record whose length is known, for later requests: nothing in it changes any more. */
+  private keepRecord({ upload, key, multipartId, partBytes }: UploadRecord): void {
+    if (upload.size === undefined || this.records.has(upload.id)) return;
+    if (this.records.size >= KEPT_RECORDS) this.records.delete(this.records.keys().next().value!);
+    this.records.set(upload.id, { upload, key, multipartId, partBytes });
   }
 
   /** The upload's state, read from the bucket once per request. */
   private state(id: string): Promise<UploadState> {
-    const cache = this.requests.getStore();
+    const cache = this.requests.getStore()?.states;
     let state = cache?.get(id);
     if (!state) {
       state = this.call(() => this.readState(id));
@@ -173,24 +207,32 @@ export class BucketStore extends DataStore {
     // `.part` needs nothing from `.info`: read beside it and the listing, one round trip fewer.
     const tailRead = this.readTail(id);
     tailRead.catch(() => undefined); // awaited below unless an earlier read fails
-    const record = await this.readRecord(id);
-    const { upload, key, multipartId } = record;
+    const kept = this.records.get(id);
+    const record = kept ?? (await this.readRecord(id));
     let parts: StoredPart[];
     try {
-      parts = await this.listParts(key, multipartId);
+      parts = await this.listParts(record.key, record.multipartId);
     } catch (error) {
       if (errorName(error) !== 'NoSuchUpload' && errorName(error) !== 'NoSuchKey') throw error;
-      // Completed, or aborted (by a lifecycle rule, or by hand): only the object can say which.
-      const size = await this.objectSize(key);
-      if (size === undefined || size !== upload.size) throw ERRORS.FILE_NOT_FOUND;
-      return { ...record, parts: [], tail: undefined, tailSize: 0, done: true };
+      // Completed, removed, or aborted (by a lifecycle rule, or by hand): `.info` says whether it
+      // still exists (a kept record cannot: read again), then only the object can say which.
+      this.records.delete(id);
+      const current = kept ? await this.readRecord(id) : record;
+      const size = await this.objectSize(current.key);
+      if (size === undefined || size !== current.upload.size) throw ERRORS.FILE_NOT_FOUND;
+      return { ...current, parts: [], tail: undefined, tailSize: 0, tailObject: false, done: true };
     }
     const tail = await tailRead;
-    return { ...record, parts, tail, tailSize: tail?.byteLength ?? 0, done: false };
+    // The tail counts only when it begins the part after the stored ones: one named otherwise was
+    // taken into a part before a crash, or follows a part that failed.
+    const counted = tail && (tail.partNumber === undefined || tail.partNumber === parts.length + 1) ? tail.bytes : undefined;
+    const state = { ...record, parts, tail: counted, tailSize: counted?.byteLength ?? 0, tailObject: tail !== undefined, done: false };
+    this.keepRecord(state);
+    return state;
   }
 
   /** `<id>.info`: the upload as tus knows it, with its multipart upload id in the object's metadata. */
-  private async readRecord(id: string): Promise<Pick<UploadState, 'upload' | 'key' | 'multipartId' | 'partBytes'>> {
+  private async readRecord(id: string): Promise<UploadRecord> {
     let body: string;
     let multipartId: string | undefined;
     try {
@@ -225,7 +267,7 @@ export class BucketStore extends DataStore {
   }
 
   /** Writes `<id>.info`: the upload, its part size, and its multipart upload id in the object's metadata. */
-  private async saveRecord(state: Pick<UploadState, 'upload' | 'multipartId' | 'partBytes'>): Promise<void> {
+  private async saveRecord(state: UploadRecord): Promise<void> {
     const saved: SavedRecord = { ...state.upload, part_size: state.partBytes };
     await this.client.send(
       new PutObjectCommand({
@@ -264,10 +306,11 @@ export class BucketStore extends DataStore {
   }
 
   /** `<id>.part`, read whole: it is shorter than a part (8 MiB, or the upload's larger part size). */
-  private async readTail(id: string): Promise<Buffer | undefined> {
+  private async readTail(id: string): Promise<TailObject | undefined> {
     try {
       const reply = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: `${id}.part` }));
-      return Buffer.from(await reply.Body!.transformToByteArray());
+      const named = Number(reply.Metadata?.['part-number']);
+      return { bytes: Buffer.from(await reply.Body!.transformToByteArray()), partNumber: Number.isSafeInteger(named) ? named : undefined };
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;
@@ -293,7 +336,17 @@ export class BucketStore extends DataStore {
     const partBytes = upload.size === undefined ? this.deferredPartBytes : partBytesFor(upload.size);
     await this.call(async () => {
       const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }));
-      const state: UploadState = { upload, key, multipartId: UploadId!, partBytes, parts: [], tail: undefined, tailSize: 0, done: false };
+      const state: UploadState = {
+        upload,
+        key,
+        multipartId: UploadId!,
+        partBytes,
+        parts: [],
+        tail: undefined,
+        tailSize: 0,
+        tailObject: false,
+        done: false,
+      };
       await this.saveRecord(state);
       this.remember(upload.id, state);
     });
@@ -330,63 +383,84 @@ export class BucketStore extends DataStore {
       // Undefined while deferred: every short stretch then waits in `.part`, as it may not be the last.
       const size = state.upload.size;
       if (state.done || offsetOf(state) !== offset) throw ERRORS.INVALID_OFFSET;
-      const tail = state.tail;
+      const { partBytes, tail } = state;
       const firstPart = (state.parts.at(-1)?.partNumber ?? 0) + 1;
       let reached = offset - (tail?.byteLength ?? 0);
-      // The old `<id>.part` goes before the part that takes its bytes is sent: a crash in between
-      // loses bytes the client is then asked for again, where deleting it after would count them twice.
-      let tailDropped: Promise<unknown> | undefined;
-      const dropTail = () =>
-        (tailDropped ??= tail ? this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: `${id}.part` })) : Promise.resolve());
       this.forget(id); // whatever happens below changes what the bucket holds
-      const { partBytes } = state;
+      const options = {
+        partBytes,
+        concurrency: this.concurrency,
+        directory: tmpdir(),
+        head: tail,
+        length: this.requests.getStore()?.bodyBytes,
+      };
       const sent = await this.call(() =>
-        sendInParts(
-          source,
-          { partBytes, concurrency: this.concurrency, directory: tmpdir(), head: tail },
-          async (chunk): Promise<StoredPart | number> => {
-            reached += chunk.size;
-            if (chunk.size < partBytes && reached !== size) {
-              // Fewer bytes than a part, not the upload's end: they wait in `<id>.part`, so every
-              // part but the last has one size (R2 requires it; S3 only 5 MiB at least). Begun with
-              // the old one's bytes, it replaces it; after a part took those, once they are deleted.
-              if (chunk.index > 0) await dropTail();
-              await this.client.send(
+        sendInParts(source, options, async (chunk): Promise<StoredPart | number> => {
+          reached += chunk.size;
+          const partNumber = firstPart + chunk.index;
+          if (chunk.size < partBytes && reached !== size) {
+            // Fewer bytes than a part, not the upload's end: they wait in `<id>.part` (replacing the
+            // old one), so every part but the last has one size (R2 requires it; S3 only 5 MiB at
+            // least). Named by the part they begin, they count only while that part is the next.
+            await this.sendChunk(chunk, (Body, abortSignal) =>
+              this.client.send(
                 new PutObjectCommand({
                   Bucket: this.bucket,
                   Key: `${id}.part`,
-                  Body: createReadStream(chunk.path),
+                  Body,
                   ContentLength: chunk.size,
+                  Metadata: { 'part-number': String(partNumber) },
                 }),
-              );
-              return chunk.size;
-            }
-            if (chunk.index === 0) await dropTail();
-            const partNumber = firstPart + chunk.index;
-            const reply = await this.client.send(
+                { abortSignal },
+              ),
+            );
+            return chunk.size;
+          }
+          const reply = await this.sendChunk(chunk, (Body, abortSignal) =>
+            this.client.send(
               new UploadPartCommand({
                 Bucket: this.bucket,
                 Key: state.key,
                 UploadId: state.multipartId,
                 PartNumber: partNumber,
-                Body: createReadStream(chunk.path),
+                Body,
                 ContentLength: chunk.size,
               }),
-            );
-            return { partNumber, etag: reply.ETag!, size: chunk.size };
-          },
-        ),
+              { abortSignal },
+            ),
+          );
+          return { partNumber, etag: reply.ETag!, size: chunk.size };
+        }).catch((error: unknown) => {
+          // The client went away mid-body, or tus ended the body for a request waiting on this upload.
+          throw error instanceof ShortBodyError ? ERRORS.ABORTED : error;
+        }),
       );
       const parts = [...state.parts, ...sent.filter((result) => typeof result !== 'number')];
       const tailSize = sent.find((result) => typeof result === 'number') ?? 0;
-      const next: UploadState = { ...state, parts, tail: undefined, tailSize, done: false };
-      if (offsetOf(next) === size) {
-        await this.call(() => this.completeMultipart(next));
-        next.done = true;
-      }
+      const next: UploadState = { ...state, parts, tail: undefined, tailSize, tailObject: tailSize > 0, done: false };
+      const finishing = offsetOf(next) === size;
+      // An old `.part` that no new one replaced is deleted once the parts that took its bytes are
+      // stored: a crash before leaves it uncounted (it names a stored part), never lost.
+      const dropTail =
+        state.tailObject && tailSize === 0
+          ? this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: `${id}.part` }))
+          : undefined;
+      await this.call(() => Promise.all([dropTail, finishing ? this.completeMultipart(next) : undefined]));
+      next.done = finishing;
       this.remember(id, next);
       return offsetOf(next);
     });
+  }
+
+  /**
+   * Sends a chunk's bytes through `send`. A body that fails (the request ended short, or broke)
+   * aborts the call, so the bucket stores nothing of it (S3 keeps a part or object only whole).
+   */
+  private sendChunk<T>(chunk: Chunk, send: (body: Readable, abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+    const body = chunk.body();
+    const abort = new AbortController();
+    body.once('error', (error) => abort.abort(error));
+    return send(body, abort.signal);
   }
 
   private async completeMultipart(state: UploadState): Promise<void> {
@@ -410,8 +484,12 @@ export class BucketStore extends DataStore {
       const state = await this.state(id);
       if (!state.done) {
         if (offsetOf(state) !== state.upload.size || state.tailSize > 0) throw ERRORS.INVALID_OFFSET;
-        await this.call(() => this.completeMultipart(state));
-        this.remember(id, { ...state, done: true });
+        // A `.part` left by a crash after the part that took its bytes was stored goes with it.
+        const dropTail = state.tailObject
+          ? this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: `${id}.part` }))
+          : undefined;
+        await this.call(() => Promise.all([dropTail, this.completeMultipart(state)]));
+        this.remember(id, { ...state, tailObject: false, done: true });
       }
       return state.key;
     });
@@ -422,6 +500,7 @@ export class BucketStore extends DataStore {
     await this.within(async () => {
       const { key, multipartId } = await this.call(() => this.readRecord(id));
       this.forget(id);
+      this.records.delete(id);
       await this.call(async () => {
         await this.client
           .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: multipartId }))

@@ -52,6 +52,12 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** A request body's Content-Length, or undefined without one (a chunked body). */
+function declaredLength(headers: IncomingHttpHeaders): number | undefined {
+  const length = header(headers, 'content-length');
+  return length !== undefined && /^\d{1,16}$/.test(length) ? Number(length) : undefined;
+}
+
 /** Metadata values are the browser's; they are stored only as text, cut to a sane length. */
 function metadataText(upload: Upload, key: string, max: number): string {
   const value = upload.metadata?.[key];
@@ -246,6 +252,8 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
     }
     await passOn(req, res, appId);
   };
-  // Every store call of one request shares one read of the upload's state (bucketStore.ts).
-  return (context) => files.within(async () => handle(context));
+  // Every store call of one request shares one read of the upload's state (bucketStore.ts), and
+  // knows the body's length: HTTP framing holds the body to its Content-Length (a shorter one is a
+  // broken request), so a part it covers can be sent while it arrives.
+  return (context) => files.within(async () => handle(context), declaredLength(context.req.headers));
 }

@@ -18,8 +18,11 @@ export interface UploadFiles {
   placeSource(upload: Upload, videoId: string, name: string): Promise<void>;
   /** Where a new upload of the video keeps its bytes, given its source file name; undefined: the store's own place. */
   sourceKey(videoId: string, name: string): string | undefined;
-  /** Runs one request's store calls with one cache of what they read (one read of each thing per request). */
-  within<T>(call: () => Promise<T>): Promise<T>;
+  /**
+   * Runs one request's store calls with one cache of what they read (one read of each thing per
+   * request); `bodyBytes` is the request body's declared length, so its parts can be sent as they arrive.
+   */
+  within<T>(call: () => Promise<T>, bodyBytes?: number): Promise<T>;
   /**
    * Removes stored uploads no row names (`known` says which do; `uploadOfVideo` names a video's
    * unfinished upload); returns how many. Run before any request.
@@ -95,7 +98,7 @@ export function bucketUploads(bucket: Bucket, options: BucketStoreOptions): Uplo
   const store = new BucketStore(bucket, options);
   return {
     store,
-    within: (call) => store.within(call),
+    within: (call, bodyBytes) => store.within(call, bodyBytes),
     sourceKey: (videoId, name) => mediaKey(videoId, name),
     async placeSource(upload, videoId, name) {
       const key = await store.complete(upload.id);
