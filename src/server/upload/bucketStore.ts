@@ -21,8 +21,8 @@ import { sendInParts, ShortBodyError, type Chunk } from './partStream';
 const PREFERRED_PART_BYTES = 8 * 1024 ** 2;
 /** Swift's limit (S3's is 10 000); parts grow to fit. */
 const MAX_PARTS = 1000;
-/** Records of uploads of known length kept between requests, at most (the oldest go first). */
-const KEPT_RECORDS = 1000;
+/** Uploads whose record (and state) are kept between requests, at most (the least recent go first). */
+const KEPT_UPLOADS = 1000;
 
 export interface BucketStoreOptions {
   /** Parts of one upload sent at once (`S3_PART_CONCURRENCY`). */
@@ -32,6 +32,11 @@ export interface BucketStoreOptions {
    * parts are cut before its length is known, so they are sized for 1000 of them to hold this.
    */
   deferredMaxBytes: number;
+  /**
+   * This instance alone serves the bucket's uploads (no DATABASE_URL: its tus locks are
+   * in-process too), so what an upload's last request left is still what the bucket holds.
+   */
+  alone: boolean;
 }
 
 interface StoredPart {
@@ -123,9 +128,11 @@ const isMissing = (error: unknown) => {
  * - **The object's key is chosen at creation** (`upload.storage.path`, set by the creation hook to
  *   the video's source key): CompleteMultipartUpload puts the source in place, nothing is copied.
  * - **State is read once per request**: ListParts and `.part` once each (side by side), kept for
- *   the rest of the request (`within`), updated by the request's own writes, never kept past it
- *   (instances take turns on one upload). `.info` is read too, unless this instance already knows
- *   the record: once the length is known it never changes, so it is kept (a bounded number).
+ *   the rest of the request (`within`), updated by the request's own writes. `.info` is read too,
+ *   unless this instance already knows the record: once the length is known it never changes, so
+ *   it is kept (a bounded number). Instances on one database take turns on an upload, so nothing
+ *   else is kept past a request; an instance `alone` keeps the state its last successful write
+ *   left, and reads nothing more (but `.part`'s bytes, when there are some) until a write fails.
  * - **Parts go out while the PATCH arrives**, at most `concurrency` at once (`partStream.ts`); with
  *   the body's length declared (Content-Length), each part's UploadPart starts with its first byte.
  *
@@ -136,11 +143,12 @@ const isMissing = (error: unknown) => {
  */
 export class BucketStore extends DataStore {
   private readonly requests = new AsyncLocalStorage<RequestScope>();
-  private readonly records = new Map<string, UploadRecord>();
+  private readonly kept = new Map<string, { record: UploadRecord; state: UploadState | undefined }>();
   private readonly client: S3Client;
 
   private readonly concurrency: number;
   private readonly deferredPartBytes: number;
+  private readonly alone: boolean;
 
   constructor(
     private readonly target: Bucket,
@@ -151,6 +159,7 @@ export class BucketStore extends DataStore {
     this.client = target.client;
     this.concurrency = options.concurrency;
     this.deferredPartBytes = partBytesFor(options.deferredMaxBytes);
+    this.alone = options.alone;
   }
 
   /**
@@ -176,18 +185,28 @@ export class BucketStore extends DataStore {
 
   private remember(id: string, state: UploadState): void {
     this.requests.getStore()?.states.set(id, Promise.resolve(state));
-    this.keepRecord(state);
+    this.keep(state);
   }
 
+  /** What the request is about to do changes what the bucket holds: nothing read of it stands. */
   private forget(id: string): void {
     this.requests.getStore()?.states.delete(id);
+    const kept = this.kept.get(id);
+    if (kept) kept.state = undefined;
   }
 
-  /** Keeps a record whose length is known, for later requests: nothing in it changes any more. */
-  private keepRecord({ upload, key, multipartId, partBytes }: UploadRecord): void {
-    if (upload.size === undefined || this.records.has(upload.id)) return;
-    if (this.records.size >= KEPT_RECORDS) this.records.delete(this.records.keys().next().value!);
-    this.records.set(upload.id, { upload, key, multipartId, partBytes });
+  /**
+   * Keeps for later requests what they may trust: the record once its length is known (nothing in
+   * it changes any more), and, with this instance alone, the whole state (with neither the tail's
+   * bytes, read again when needed, nor a finished upload's parts).
+   */
+  private keep(state: UploadState): void {
+    const { upload, key, multipartId, partBytes } = state;
+    if (upload.size === undefined && !this.alone) return;
+    this.kept.delete(upload.id); // set again below, as the most recent
+    if (this.kept.size >= KEPT_UPLOADS) this.kept.delete(this.kept.keys().next().value!);
+    const whole = this.alone ? { ...state, tail: undefined, parts: state.done ? [] : state.parts } : undefined;
+    this.kept.set(upload.id, { record: { upload, key, multipartId, partBytes }, state: whole });
   }
 
   /** The upload's state, read from the bucket once per request. */
@@ -204,10 +223,16 @@ export class BucketStore extends DataStore {
   }
 
   private async readState(id: string): Promise<UploadState> {
+    const known = this.kept.get(id)?.state;
+    if (known && known.tailSize === 0) return known;
     // `.part` needs nothing from `.info`: read beside it and the listing, one round trip fewer.
     const tailRead = this.readTail(id);
     tailRead.catch(() => undefined); // awaited below unless an earlier read fails
-    const kept = this.records.get(id);
+    if (known) {
+      const tail = await tailRead;
+      if (tail?.bytes.byteLength === known.tailSize && tail.partNumber === known.parts.length + 1) return { ...known, tail: tail.bytes };
+    }
+    const kept = this.kept.get(id)?.record;
     const record = kept ?? (await this.readRecord(id));
     let parts: StoredPart[];
     try {
@@ -216,7 +241,7 @@ export class BucketStore extends DataStore {
       if (errorName(error) !== 'NoSuchUpload' && errorName(error) !== 'NoSuchKey') throw error;
       // Completed, removed, or aborted (by a lifecycle rule, or by hand): `.info` says whether it
       // still exists (a kept record cannot: read again), then only the object can say which.
-      this.records.delete(id);
+      this.kept.delete(id);
       const current = kept ? await this.readRecord(id) : record;
       const size = await this.objectSize(current.key);
       if (size === undefined || size !== current.upload.size) throw ERRORS.FILE_NOT_FOUND;
@@ -227,7 +252,7 @@ export class BucketStore extends DataStore {
     // taken into a part before a crash, or follows a part that failed.
     const counted = tail && (tail.partNumber === undefined || tail.partNumber === parts.length + 1) ? tail.bytes : undefined;
     const state = { ...record, parts, tail: counted, tailSize: counted?.byteLength ?? 0, tailObject: tail !== undefined, done: false };
-    this.keepRecord(state);
+    this.keep(state);
     return state;
   }
 
@@ -500,7 +525,7 @@ export class BucketStore extends DataStore {
     await this.within(async () => {
       const { key, multipartId } = await this.call(() => this.readRecord(id));
       this.forget(id);
-      this.records.delete(id);
+      this.kept.delete(id);
       await this.call(async () => {
         await this.client
           .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: multipartId }))

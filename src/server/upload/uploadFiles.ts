@@ -87,6 +87,8 @@ export function bucketStoreOptions(config: ServiceConfig): BucketStoreOptions {
     concurrency: config.s3PartConcurrency,
     // A ticket's limit is one of these (or a page's lower one).
     deferredMaxBytes: Math.max(config.maxUploadBytesFlash, config.maxUploadBytesSilverlight),
+    // Without a shared database the instance's tus locks are its own: it is the only one.
+    alone: config.databaseUrl === undefined,
   };
 }
 
