@@ -9,7 +9,7 @@ import { VideoStatus } from '../src/shared/videoStatus';
 import { startS3, type TestS3 } from './support/s3';
 import { startS3Proxy, type S3Call, type S3Proxy } from './support/s3Proxy';
 import { startTestService, type TestService } from './support/service';
-import { openUploader, registerVideo, resultCode, sha256, tusCreate, tusHead, tusPatch } from './uploadHelpers';
+import { openUploader, registerVideo, resultCode, sha256, tusCreate, tusCreateDeferred, tusHead, tusPatch } from './uploadHelpers';
 
 // What the tus endpoint asks of the bucket, counted on the wire by a recording proxy in front of a
 // real Swift with s3api: reads per PATCH, calls at the finish, parts in flight, temporary space.
@@ -42,6 +42,15 @@ afterAll(async () => {
 
 const READS = new Set(['GetObject', 'HeadObject', 'ListParts']);
 const describeCalls = (calls: S3Call[]) => calls.map((call) => `${call.op} ${call.key}`);
+/**
+ * What each PATCH of an upload cut at 3 MiB, 11–12 MiB and its end reads, the service being alone
+ * on its bucket: nothing but the bytes of the `.part` the PATCH before left (that PATCH's state is
+ * kept). Instances on one database read ListParts and `.part` (and `.info` once) per PATCH
+ * (test/s3.service.test.ts); tusd's S3 store reads more (docs/storage.md).
+ */
+const STATE_READS = (uploadId: string) => [[], [`GetObject ${uploadId}.part`], [`GetObject ${uploadId}.part`]];
+/** The calls after an upload's last part: its one finishing call, and the `.part` whose bytes the PATCH took going. */
+const FINISH = (uploadId: string, source: string) => [`CompleteMultipartUpload ${source}`, `DeleteObject ${uploadId}.part`];
 
 async function objectsIn(prefix = ''): Promise<{ key: string; size: number }[]> {
   const page = await s3.client().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
@@ -52,8 +61,19 @@ async function openMultipartUploads(): Promise<number> {
   return (await s3.client().send(new ListMultipartUploadsCommand({ Bucket: bucket }))).Uploads?.length ?? 0;
 }
 
-/** A PATCH whose body is sent 1 MiB at a time as the service reads it; `before(at)` runs before each MiB (and at the end). */
-async function streamedPatch(url: string, ticket: string, offset: number, bytes: Buffer, before: (at: number) => Promise<void>) {
+/**
+ * A PATCH whose body is sent 1 MiB at a time as the service reads it; `before(at)` runs before each
+ * MiB (and at the end). Without `declared` the body is chunked (no Content-Length); with it, the
+ * request says `declared` bytes and `signal` may cut it short.
+ */
+async function streamedPatch(
+  url: string,
+  ticket: string,
+  offset: number,
+  bytes: Buffer,
+  before: (at: number) => Promise<void>,
+  { declared, signal }: { declared?: number; signal?: AbortSignal } = {},
+) {
   let at = 0;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -73,15 +93,34 @@ async function streamedPatch(url: string, ticket: string, offset: number, bytes:
       'Upload-Offset': String(offset),
       'Content-Type': 'application/offset+octet-stream',
       [TICKET_HEADER]: ticket,
+      ...(declared === undefined ? {} : { 'Content-Length': String(declared) }),
     },
     body,
     duplex: 'half',
+    signal,
   } as RequestInit);
   return { status: reply.status, body: await reply.text() };
 }
 
+/**
+ * PATCHes `bytes` cut at `cuts` (offsets, first 0, last the length), each answered 204 with its
+ * end as the offset; `lastHeaders` go on the last. Returns the S3 calls each PATCH made.
+ */
+async function patchInPieces(url: string, ticket: string, bytes: Buffer, cuts: number[], lastHeaders: Record<string, string> = {}) {
+  const perPatch: S3Call[][] = [];
+  for (let index = 0; index + 1 < cuts.length; index++) {
+    const before = proxy.calls.length;
+    const piece = bytes.subarray(cuts[index], cuts[index + 1]);
+    const reply = await tusPatch(url, ticket, cuts[index]!, piece, index + 2 === cuts.length ? lastHeaders : {});
+    expect(reply.status).toBe(204);
+    expect(reply.headers.get('upload-offset')).toBe(String(cuts[index + 1]));
+    perPatch.push(proxy.calls.slice(before));
+  }
+  return perPatch;
+}
+
 describe('S3 calls of an upload', () => {
-  it('reads each part of an upload’s state at most once per PATCH, and finishes with one call, copying nothing', async () => {
+  it('reads no more than a waiting `.part` per PATCH, and finishes with one call, copying nothing', async () => {
     const bytes = randomBytes(20 * MIB + 1000);
     const videoId = await registerVideo(service);
     const boot = await openUploader(service, videoId);
@@ -90,24 +129,12 @@ describe('S3 calls of an upload', () => {
     const source = `media/${videoId}/source.mp4`;
     // 3 MiB wait in `.part`; the next PATCH takes them into its first part and leaves 3 MiB again;
     // the last sends one whole part and the short final one, then completes.
-    const cuts = [0, 3 * MIB, 11 * MIB, bytes.length];
-    const perPatch: S3Call[][] = [];
-    for (let index = 0; index + 1 < cuts.length; index++) {
-      const before = proxy.calls.length;
-      const reply = await tusPatch(url, boot.ticket, cuts[index]!, bytes.subarray(cuts[index], cuts[index + 1]));
-      expect(reply.status).toBe(204);
-      expect(reply.headers.get('upload-offset')).toBe(String(cuts[index + 1]));
-      perPatch.push(proxy.calls.slice(before));
-    }
+    const perPatch = await patchInPieces(url, boot.ticket, bytes, [0, 3 * MIB, 11 * MIB, bytes.length]);
 
-    for (const calls of perPatch) {
-      const reads = describeCalls(calls.filter((call) => READS.has(call.op))).sort();
-      // `.info`, ListParts, `.part`: each once (tusd's S3 store reads more, docs/storage.md).
-      expect(reads).toEqual([`GetObject ${uploadId}.info`, `GetObject ${uploadId}.part`, `ListParts ${source}`]);
-    }
+    expect(perPatch.map((calls) => describeCalls(calls.filter((call) => READS.has(call.op))))).toEqual(STATE_READS(uploadId));
     const last = perPatch.at(-1)!;
     const lastPartEnd = Math.max(...last.filter((call) => call.op === 'UploadPart').map((call) => call.end!));
-    expect(describeCalls(last.filter((call) => call.start >= lastPartEnd))).toEqual([`CompleteMultipartUpload ${source}`]);
+    expect(describeCalls(last.filter((call) => call.start >= lastPartEnd)).sort()).toEqual(FINISH(uploadId, source));
     expect(proxy.calls.filter((call) => call.op === 'CopyObject' || call.op === 'UploadPartCopy')).toEqual([]);
 
     expect((await service.context.stores.videos.get(videoId))!.status).not.toBe(VideoStatus.NotUploaded);
@@ -116,6 +143,35 @@ describe('S3 calls of an upload', () => {
     // One object of the upload's size, its small record beside it, no multipart upload left open.
     expect(await objectsIn(uploadId)).toEqual([{ key: `${uploadId}.info`, size: expect.any(Number) }]);
     expect((await objectsIn()).filter((object) => object.size >= bytes.length)).toEqual([{ key: source, size: bytes.length }]);
+    expect(await openMultipartUploads()).toBe(0);
+  });
+
+  it('cuts an upload of deferred length into 8 MiB parts, keeps short stretches in `.part`, and finishes on the PATCH that declares it', async () => {
+    const bytes = randomBytes(19 * MIB + 500);
+    const videoId = await registerVideo(service);
+    const boot = await openUploader(service, videoId);
+    const url = (await tusCreateDeferred(boot.tusEndpoint, boot.ticket)).headers.get('location')!;
+    const uploadId = url.split('/').pop()!;
+    const source = `media/${videoId}/source.webm`;
+    // Pieces as a recording sends them: 3 MiB wait in `.part`, 9 MiB more make one part and leave
+    // 4 MiB; the last piece declares the length and ends with a short final part.
+    const perPatch = await patchInPieces(url, boot.ticket, bytes, [0, 3 * MIB, 12 * MIB, bytes.length], {
+      'Upload-Length': String(bytes.length),
+    });
+    expect(perPatch.map((calls) => describeCalls(calls.filter((call) => READS.has(call.op))))).toEqual(STATE_READS(uploadId));
+    const [first, second, last] = perPatch as [S3Call[], S3Call[], S3Call[]];
+    expect(describeCalls(first.filter((call) => !READS.has(call.op)))).toEqual([`PutObject ${uploadId}.part`]);
+    expect(second.filter((call) => call.op === 'UploadPart').map((call) => call.bytes)).toEqual([PART]);
+    // The declared length is written to `.info` before the bytes; the finish is one call.
+    expect(describeCalls(last.filter((call) => call.op === 'PutObject'))).toEqual([`PutObject ${uploadId}.info`]);
+    const parts = last.filter((call) => call.op === 'UploadPart');
+    expect(parts.map((call) => call.bytes).sort((a, b) => b - a)).toEqual([PART, bytes.length - 2 * PART]);
+    const lastPartEnd = Math.max(...parts.map((call) => call.end!));
+    expect(describeCalls(last.filter((call) => call.start >= lastPartEnd)).sort()).toEqual(FINISH(uploadId, source));
+
+    const stored = await s3.client().send(new GetObjectCommand({ Bucket: bucket, Key: source }));
+    expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(sha256(bytes));
+    expect(await objectsIn(uploadId)).toEqual([{ key: `${uploadId}.info`, size: expect.any(Number) }]);
     expect(await openMultipartUploads()).toBe(0);
   });
 
@@ -153,6 +209,46 @@ describe('S3 calls of an upload', () => {
     expect(peakTemp).toBeGreaterThan(0);
     expect(peakTemp).toBeLessThanOrEqual((CONCURRENCY + 1) * PART);
     expect((await objectsIn(`media/${videoId}/`)).map((object) => object.size)).toContain(size);
+  }, 60_000);
+});
+
+describe('a PATCH of declared length', () => {
+  it('sends each part as its bytes arrive, and one cut short leaves the offset at what the bucket holds', async () => {
+    const bytes = randomBytes(3 * PART);
+    const videoId = await registerVideo(service);
+    const boot = await openUploader(service, videoId);
+    const url = (await tusCreate(boot.tusEndpoint, boot.ticket, bytes.length)).headers.get('location')!;
+    const before = proxy.calls.length;
+    const sentAt = new Map<number, number>();
+    const paced = async (at: number) => {
+      sentAt.set(at, performance.now());
+      await new Promise((wake) => setTimeout(wake, 100));
+    };
+    const first = await streamedPatch(url, boot.ticket, 0, bytes.subarray(0, 2 * PART), paced, { declared: 2 * PART });
+    expect(first.status).toBe(204);
+    // Each part's UploadPart is under way while its bytes still come in (4 of its 8 MiB at most).
+    const parts = proxy.calls.slice(before).filter((call) => call.op === 'UploadPart');
+    expect(parts.map((call) => call.start < sentAt.get(4 * MIB)!)).toEqual([true, false]);
+    expect(parts[1]!.start).toBeLessThan(sentAt.get(PART + 4 * MIB)!);
+
+    // The client goes away 3 MiB into an 8 MiB PATCH: nothing of that part is stored or counted.
+    const cut = new AbortController();
+    const broken = streamedPatch(
+      url,
+      boot.ticket,
+      2 * PART,
+      bytes.subarray(2 * PART),
+      async (at) => {
+        if (at === 3 * MIB) cut.abort();
+      },
+      { declared: PART, signal: cut.signal },
+    );
+    await expect(broken).rejects.toThrow();
+    await new Promise((wake) => setTimeout(wake, 500));
+    expect((await tusHead(url, boot.ticket)).headers.get('upload-offset')).toBe(String(2 * PART));
+    expect((await tusPatch(url, boot.ticket, 2 * PART, bytes.subarray(2 * PART))).status).toBe(204);
+    const stored = await s3.client().send(new GetObjectCommand({ Bucket: bucket, Key: `media/${videoId}/source.mp4` }));
+    expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(sha256(bytes));
   }, 60_000);
 });
 

@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { GetObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { ERRORS, Upload } from '@tus/server';
+import { ERRORS, Upload, type DataStore } from '@tus/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TICKET_HEADER } from '../src/shared/uploadPage';
 import type { S3Settings } from '../src/server/config';
@@ -141,9 +141,24 @@ describe('two instances’ upload stores on one bucket', () => {
   // Each instance has a store of its own; the cross-instance lock keeps their calls on one upload
   // apart, so these calls come one after the other as the PATCHes of a balanced upload would.
   const newId = () => randomBytes(16).toString('hex');
-  const instances = () => {
-    return [bucketUploads(new Bucket(bucketSettings), 4).store, bucketUploads(new Bucket(bucketSettings), 4).store] as const;
+  /** The reads each instance's store made of the bucket, as `<command> <key>`. */
+  const reads = new Map<DataStore, string[]>();
+  const instance = () => {
+    const bucket = new Bucket(bucketSettings);
+    const store = bucketUploads(bucket, { concurrency: 4, deferredMaxBytes: 0, alone: false }).store;
+    const seen: string[] = [];
+    reads.set(store, seen);
+    bucket.client.middlewareStack.add(
+      (next, context) => (args) => {
+        const name = (context.commandName ?? '').replace(/Command$/, '');
+        if (['GetObject', 'HeadObject', 'ListParts'].includes(name)) seen.push(`${name} ${(args.input as { Key?: string }).Key}`);
+        return next(args);
+      },
+      { step: 'initialize', name: 'readRecorder' },
+    );
+    return store;
   };
+  const instances = () => [instance(), instance()] as const;
 
   it('take turns writing one upload: each sees the other’s offset, and the object ends byte for byte', async () => {
     const [one, two] = instances();
@@ -157,21 +172,25 @@ describe('two instances’ upload stores on one bucket', () => {
       [one, 6 * MIB, 7 * MIB],
     ] as const;
     for (const [writer, from, to] of turns) {
+      reads.get(writer)!.length = 0;
       expect(await writer.write(Readable.from([bytes.subarray(from, to)]), id, from)).toBe(to);
+      // The other instance may have written since: ListParts and `.part` are read again, not
+      // `.info` (each instance read it once, when it first looked at the upload).
+      expect(reads.get(writer)!.sort()).toEqual([`GetObject ${id}.part`, `ListParts ${id}`]);
       for (const reader of [one, two]) expect((await reader.getUpload(id)).offset).toBe(to);
     }
     expect(sha256(await object(id))).toBe(sha256(bytes));
   });
 
-  it('remember nothing of an upload between calls: one removed through the other instance is gone on this one', async () => {
+  it('remember no upload state between calls: one removed through the other instance is gone on this one', async () => {
     const [one, two] = instances();
     const id = newId();
     await one.create(new Upload({ id, size: 2 * MIB, offset: 0 }));
     await one.write(Readable.from([randomBytes(MIB)]), id, 0);
     expect((await one.getUpload(id)).offset).toBe(MIB);
     await two.remove(id);
-    // A per-process cache would still hold the upload's record here and, its multipart upload
-    // gone, call it complete.
+    // The record this instance keeps would, its multipart upload gone, call it complete; `.info`
+    // is read again before that, and is gone.
     await expect(one.getUpload(id)).rejects.toBe(ERRORS.FILE_NOT_FOUND);
   });
 });

@@ -123,11 +123,31 @@ export async function tusCreate(
   return reply(await fetch(endpoint, { method: 'POST', headers }));
 }
 
-export async function tusPatch(uploadUrl: string, ticket: string | null, offset: number, chunk: Uint8Array): Promise<TusReply> {
+/** POST (creation) of an upload whose length is not known yet (`Upload-Defer-Length`), as a recording starts. */
+export async function tusCreateDeferred(endpoint: string, ticket: string, extra: Record<string, string> = {}): Promise<TusReply> {
+  const headers = {
+    'Tus-Resumable': '1.0.0',
+    'Upload-Defer-Length': '1',
+    'Upload-Metadata': tusMetadata({ filename: 'recording.webm', filetype: 'video/webm', fingerprint: 'recording' }),
+    [TICKET_HEADER]: ticket,
+    ...extra,
+  };
+  return reply(await fetch(endpoint, { method: 'POST', headers }));
+}
+
+/** PATCH of `chunk` at `offset`; `extra` adds headers (`Upload-Length` on the one that declares a deferred length). */
+export async function tusPatch(
+  uploadUrl: string,
+  ticket: string | null,
+  offset: number,
+  chunk: Uint8Array,
+  extra: Record<string, string> = {},
+): Promise<TusReply> {
   const headers: Record<string, string> = {
     'Tus-Resumable': '1.0.0',
     'Upload-Offset': String(offset),
     'Content-Type': 'application/offset+octet-stream',
+    ...extra,
   };
   if (ticket !== null) headers[TICKET_HEADER] = ticket;
   return reply(await fetch(uploadUrl, { method: 'PATCH', headers, body: new Uint8Array(chunk) }));

@@ -6,6 +6,8 @@ export interface S3Call {
   /** The S3 operation, told from the method, the query and the headers. */
   op: string;
   key: string;
+  /** The request body's declared length (Content-Length; 0 without one). */
+  bytes: number;
   /** Milliseconds (performance.now()) when the request arrived and when its reply ended. */
   start: number;
   end?: number;
@@ -83,6 +85,7 @@ export async function startS3Proxy(target: string): Promise<S3Proxy> {
     const call: S3Call = {
       op: s3Operation(req.method ?? 'GET', url, req.headers),
       key: decodeURIComponent(url.pathname.split('/').slice(2).join('/')),
+      bytes: Number(req.headers['content-length'] ?? 0),
       start: performance.now(),
     };
     calls.push(call);

@@ -14,7 +14,7 @@ import type { ServiceContext } from '../../src/server/context';
 import { openMediaFiles, type MediaFiles } from '../../src/server/media/mediaFiles';
 import { mediaKey } from '../../src/server/media/bucketFiles';
 import { mediaDir } from '../../src/server/media/paths';
-import { bucketUploads, diskUploads, STORE_NAME } from '../../src/server/upload/uploadFiles';
+import { bucketStoreOptions, bucketUploads, diskUploads, STORE_NAME } from '../../src/server/upload/uploadFiles';
 import { startS3, type TestS3 } from './s3';
 import { testSwitch } from './testSwitch';
 
@@ -105,7 +105,7 @@ function uploadStore({ context: { config, files } }: StoringService): DataStore 
   let store = uploadStores.get(files);
   if (!store) {
     store = (
-      files.bucket ? bucketUploads(files.bucket, config.s3PartConcurrency) : diskUploads(join(config.dataDir, 'uploads'), config.dataDir)
+      files.bucket ? bucketUploads(files.bucket, bucketStoreOptions(config)) : diskUploads(join(config.dataDir, 'uploads'), config.dataDir)
     ).store;
     uploadStores.set(files, store);
   }

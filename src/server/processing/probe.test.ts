@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeMedia, NotAVideoError } from './probe';
+import { describeMedia, endOfPackets, endOfStreams, NotAVideoError } from './probe';
 
 const json = (value: unknown) => JSON.stringify(value);
 const videoStream = { codec_type: 'video', width: 1920, height: 1080, sample_aspect_ratio: '1:1' };
@@ -63,5 +63,36 @@ describe('describeMedia', () => {
       'not json',
     ];
     for (const text of cases) expect(() => describeMedia(text)).toThrow(NotAVideoError);
+  });
+});
+
+describe('endOfPackets', () => {
+  it("ends a recording at its last packet plus that packet's duration, or the mean gap when WebM gives none", () => {
+    expect(endOfPackets('0,60\n2940,60\n', '1/1000')).toBeCloseTo(3);
+    // MediaRecorder's video blocks: timestamps only, 14 packets a second here.
+    const irregular = ['39,N/A', '110,N/A', '180,N/A', '253,N/A'].join('\n');
+    expect(endOfPackets(irregular, '1/1000')).toBeCloseTo(0.324, 3);
+  });
+
+  it('ends a file at its latest stream: the sound may run on past the last video frame', () => {
+    const streams = [
+      { index: 0, time_base: '1/1000' },
+      { index: 1, time_base: '1/48000' },
+    ];
+    // Video frames every 100 ms up to 3.5 s (ending at 3.6 s), sound up to 4 s.
+    const video = Array.from({ length: 36 }, (_, frame) => `0,${frame * 100},N/A`);
+    const csv = [...video, '1,0,960', '1,191040,960'].join('\n');
+    expect(endOfStreams(csv, streams)).toBeCloseTo(4, 3);
+    expect(endOfStreams('', streams)).toBe(0);
+  });
+
+  it('finds nothing in no packets or an unreadable time base', () => {
+    expect(endOfPackets('', '1/1000')).toBe(0);
+    expect(endOfPackets('10,N/A', '')).toBe(0);
+  });
+
+  it('lets a measured duration stand in for the one the header lacks', () => {
+    const headerless = JSON.stringify({ streams: [videoStream], format: {} });
+    expect(describeMedia(headerless, undefined, 9.87654).duration).toBe(9.877);
   });
 });

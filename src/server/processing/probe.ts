@@ -56,6 +56,8 @@ interface ProbeStream {
   codec_name?: string;
   profile?: string;
   pix_fmt?: string;
+  /** e.g. "1/1000": the unit of the stream's packet timestamps. */
+  time_base?: string;
   width?: number;
   height?: number;
   sample_aspect_ratio?: string;
@@ -90,25 +92,81 @@ function sampleAspect(text: string | undefined): number {
   return Number(match[1]) / Number(match[2]);
 }
 
-/**
- * Reads ffprobe's JSON; throws {@link NotAVideoError} for anything without a moving picture and
- * {@link PictureTooLargeError} for a picture of more than `maxPixels`.
- */
-export function describeMedia(json: string, maxPixels = Number.MAX_SAFE_INTEGER): MediaInfo {
-  let parsed: ProbeJson;
+function parseProbe(json: string): ProbeJson {
   try {
-    parsed = JSON.parse(json) as ProbeJson;
+    return JSON.parse(json) as ProbeJson;
   } catch {
     throw new NotAVideoError('ffprobe did not describe the file');
   }
+}
+
+/** The moving picture's stream: cover art in an MP3 or M4A is a video stream too, but a still one. */
+function videoStreamOf(parsed: ProbeJson): ProbeStream | undefined {
+  return parsed.streams?.find((stream) => stream.codec_type === 'video' && !stream.disposition?.attached_pic);
+}
+
+/** The length the file's header states (its own, or its video stream's); 0 when it states none. */
+function statedDuration(parsed: ProbeJson, video: ProbeStream): number {
+  return positive(parsed.format?.duration) || positive(video.duration);
+}
+
+/**
+ * The end of a stream in seconds from its packets (ffprobe's `packet=pts,duration` as CSV, in
+ * `timeBase` units): the last packet's timestamp plus its duration, or plus the mean gap between
+ * packets when the container gives none (WebM's SimpleBlocks carry no duration).
+ */
+export function endOfPackets(csv: string, timeBase: string): number {
+  const match = /^(\d+)\/(\d+)$/.exec(timeBase);
+  if (!match || match[2] === '0') return 0;
+  const packets = csv
+    .split('\n')
+    .map((line) => line.split(','))
+    .filter(([pts]) => pts !== undefined && /^-?\d+$/.test(pts))
+    .map(([pts, duration]) => ({ pts: Number(pts), duration: Number(duration) }));
+  if (packets.length === 0) return 0;
+  const first = Math.min(...packets.map((packet) => packet.pts));
+  const last = packets.reduce((latest, packet) => (packet.pts >= latest.pts ? packet : latest));
+  const meanGap = packets.length > 1 ? (last.pts - first) / (packets.length - 1) : 0;
+  const end = last.pts + (Number.isFinite(last.duration) && last.duration > 0 ? last.duration : meanGap);
+  return (end * Number(match[1])) / Number(match[2]);
+}
+
+/**
+ * The end of the latest stream in seconds (ffprobe's `packet=stream_index,pts,duration` as CSV),
+ * as a player counts a file's length. The video's alone would fall short: when the recording
+ * machine is busy, MediaRecorder drops the last video frames and the sound runs on.
+ */
+export function endOfStreams(csv: string, streams: { index?: number; time_base?: string }[]): number {
+  const byStream = new Map<string, string[]>();
+  for (const line of csv.split('\n')) {
+    const comma = line.indexOf(',');
+    if (comma <= 0) continue;
+    const index = line.slice(0, comma);
+    if (!byStream.has(index)) byStream.set(index, []);
+    byStream.get(index)!.push(line.slice(comma + 1));
+  }
+  let end = 0;
+  for (const [index, lines] of byStream) {
+    const stream = streams.find((candidate) => String(candidate.index) === index);
+    end = Math.max(end, endOfPackets(lines.join('\n'), stream?.time_base ?? ''));
+  }
+  return end;
+}
+
+/**
+ * Reads ffprobe's JSON; throws {@link NotAVideoError} for anything without a moving picture and
+ * {@link PictureTooLargeError} for a picture of more than `maxPixels`. `measuredDuration` counts
+ * when the header states no length (a recording by MediaRecorder, see {@link probeMedia}).
+ */
+export function describeMedia(json: string, maxPixels = Number.MAX_SAFE_INTEGER, measuredDuration = 0): MediaInfo {
+  const parsed = parseProbe(json);
   const streams = parsed.streams ?? [];
-  // Cover art in an MP3 or M4A is a video stream too, but a still one.
-  const video = streams.find((stream) => stream.codec_type === 'video' && !stream.disposition?.attached_pic);
+  const video = videoStreamOf(parsed);
   if (!video || !positive(String(video.width)) || !positive(String(video.height))) {
     throw new NotAVideoError('the file has no video stream');
   }
   if (video.width! * video.height! > maxPixels) throw new PictureTooLargeError(maxPixels, { width: video.width!, height: video.height! });
-  const duration = positive(parsed.format?.duration) || positive(video.duration);
+  const duration = statedDuration(parsed, video) || measuredDuration;
   if (duration === 0) throw new NotAVideoError('the file has no duration (a still picture?)');
 
   const rotation = rotationOf(video);
@@ -137,6 +195,9 @@ const MAX_PIXELS_REFUSAL = 'exceeds specified max pixel count';
 /**
  * ffprobe decodes a few frames to describe a stream, so `-max_pixels` guards it too: a picture
  * far over the limit is refused when its decoder opens, before a frame buffer is allocated.
+ * A file whose header states no length (MediaRecorder writes its WebM as a live stream, with no
+ * Duration and no Cues) is measured from its packets: a demux, no decoding, a few bytes of
+ * output per packet.
  */
 export async function probeMedia(
   ffprobePath: string,
@@ -167,5 +228,14 @@ export async function probeMedia(
     if (error instanceof MediaToolError && error.message.includes(MAX_PIXELS_REFUSAL)) throw new PictureTooLargeError(maxPixels);
     throw error;
   }
-  return describeMedia(json, maxPixels);
+  const parsed = parseProbe(json);
+  const video = videoStreamOf(parsed);
+  if (!video || statedDuration(parsed, video) > 0) return describeMedia(json, maxPixels);
+  const packets = await runMediaTool(
+    ffprobePath,
+    ['-v', 'error', '-show_entries', 'packet=stream_index,pts,duration', '-of', 'csv=p=0', `file:${file}`],
+    signal,
+    ledger,
+  );
+  return describeMedia(json, maxPixels, endOfStreams(packets, parsed.streams ?? []));
 }

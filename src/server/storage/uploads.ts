@@ -6,7 +6,7 @@ export interface Upload {
   id: string;
   videoId: string;
   appId: string;
-  /** The declared length in bytes. */
+  /** The declared length in bytes; while the length is deferred (a recording), the most it may grow to, as held in the quota. */
   size: number;
   fileName: string;
   fileType: string;
@@ -71,8 +71,9 @@ export class UploadStore {
     await this.db.deleteFrom('uploads').where('id', '=', id).where('finished_at', 'is', null).execute();
   }
 
-  async markFinished(id: string, now: number): Promise<void> {
-    await this.db.updateTable('uploads').set({ finished_at: now }).where('id', '=', id).where('finished_at', 'is', null).execute();
+  /** `size` is the final length, which a deferred upload learns only at its end. */
+  async markFinished(id: string, size: number, now: number): Promise<void> {
+    await this.db.updateTable('uploads').set({ finished_at: now, size }).where('id', '=', id).where('finished_at', 'is', null).execute();
   }
 
   /**

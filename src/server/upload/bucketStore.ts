@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createReadStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { Readable } from 'node:stream';
 import {
@@ -16,12 +15,29 @@ import {
 } from '@aws-sdk/client-s3';
 import { DataStore, ERRORS, TUS_RESUMABLE, Upload } from '@tus/server';
 import type { Bucket } from '../storage/bucket';
-import { sendInParts } from './partStream';
+import { sendInParts, ShortBodyError, type Chunk } from './partStream';
 
 /** The part size unless an upload is too large for 1000 of them (S3 wants 5 MiB at least). */
 const PREFERRED_PART_BYTES = 8 * 1024 ** 2;
 /** Swift's limit (S3's is 10 000); parts grow to fit. */
 const MAX_PARTS = 1000;
+/** Uploads whose record (and state) are kept between requests, at most (the least recent go first). */
+const KEPT_UPLOADS = 1000;
+
+export interface BucketStoreOptions {
+  /** Parts of one upload sent at once (`S3_PART_CONCURRENCY`). */
+  concurrency: number;
+  /**
+   * The most an upload of deferred length may grow to (the largest upload any ticket allows): its
+   * parts are cut before its length is known, so they are sized for 1000 of them to hold this.
+   */
+  deferredMaxBytes: number;
+  /**
+   * This instance alone serves the bucket's uploads (no DATABASE_URL: its tus locks are
+   * in-process too), so what an upload's last request left is still what the bucket holds.
+   */
+  alone: boolean;
+}
 
 interface StoredPart {
   partNumber: number;
@@ -29,20 +45,50 @@ interface StoredPart {
   size: number;
 }
 
-/**
- * What the bucket holds of one upload. `parts` are the multipart upload's parts 1…n without a gap
- * (a part after a gap, left by a PATCH whose earlier part failed, holds no counted bytes and is
- * sent again); `tail` is `<id>.part`, bytes short of a part; `done` once the object exists.
- */
-interface UploadState {
+/** `<id>.info`: what never changes once the upload's length is known. */
+interface UploadRecord {
   upload: Upload;
   key: string;
   multipartId: string;
+  /** Every part but the last is this long; chosen at creation and kept in `.info`. */
+  partBytes: number;
+}
+
+/**
+ * What the bucket holds of one upload. `parts` are the multipart upload's parts 1…n without a gap
+ * (a part after a gap, left by a PATCH whose earlier part failed, holds no counted bytes and is
+ * sent again); `tail` is `<id>.part`, bytes short of a part that begin part n + 1; `done` once the
+ * object exists.
+ */
+interface UploadState extends UploadRecord {
   parts: StoredPart[];
   tail: Buffer | undefined;
   /** The tail's length (known without its bytes after a write). */
   tailSize: number;
+  /** A `<id>.part` object exists, counted as the tail or not (left behind by an interrupted PATCH). */
+  tailObject: boolean;
   done: boolean;
+}
+
+/** `<id>.part`: its bytes, and the part they begin (undefined for one written before parts were named). */
+interface TailObject {
+  bytes: Buffer;
+  partNumber: number | undefined;
+}
+
+/** What one request's store calls share: each upload's state as read once, and the request body's declared length. */
+interface RequestScope {
+  states: Map<string, Promise<UploadState>>;
+  bodyBytes: number | undefined;
+}
+
+/** `<id>.info` as written: the upload as tus knows it, with the part size it is cut into. */
+interface SavedRecord {
+  size?: number | null;
+  metadata?: Upload['metadata'];
+  creation_date?: string;
+  storage?: Upload['storage'];
+  part_size?: number;
 }
 
 function offsetOf(state: UploadState): number {
@@ -50,7 +96,10 @@ function offsetOf(state: UploadState): number {
   return state.parts.reduce((sum, part) => sum + part.size, 0) + state.tailSize;
 }
 
-/** The bytes of an upload of `size` in each part: 8 MiB, or more when 1000 of those would not hold it. */
+/**
+ * The bytes of an upload of `size` in each part: 8 MiB, or more when 1000 of those would not hold
+ * it. An upload of deferred length is cut for the most it may reach (`deferredMaxBytes`).
+ */
 function partBytesFor(size: number): number {
   return size <= PREFERRED_PART_BYTES * MAX_PARTS ? PREFERRED_PART_BYTES : Math.ceil(size / MAX_PARTS);
 }
@@ -78,10 +127,14 @@ const isMissing = (error: unknown) => {
  *
  * - **The object's key is chosen at creation** (`upload.storage.path`, set by the creation hook to
  *   the video's source key): CompleteMultipartUpload puts the source in place, nothing is copied.
- * - **State is read once per request**: `.info`, ListParts and `.part` once each, kept for the
- *   rest of the request (`within`), updated by the request's own writes, never kept past it
- *   (instances take turns on one upload).
- * - **Parts go out while the PATCH arrives**, at most `concurrency` at once (`partStream.ts`).
+ * - **State is read once per request**: ListParts and `.part` once each (side by side), kept for
+ *   the rest of the request (`within`), updated by the request's own writes. `.info` is read too,
+ *   unless this instance already knows the record: once the length is known it never changes, so
+ *   it is kept (a bounded number). Instances on one database take turns on an upload, so nothing
+ *   else is kept past a request; an instance `alone` keeps the state its last successful write
+ *   left, and reads nothing more (but `.part`'s bytes, when there are some) until a write fails.
+ * - **Parts go out while the PATCH arrives**, at most `concurrency` at once (`partStream.ts`); with
+ *   the body's length declared (Content-Length), each part's UploadPart starts with its first byte.
  *
  * An upload whose multipart upload is gone is complete only if its object exists with its size
  * (not merely because ListParts says NoSuchUpload); one whose parts are all stored but not
@@ -89,21 +142,32 @@ const isMissing = (error: unknown) => {
  * part and the finish leaves a resumable or finishable upload.
  */
 export class BucketStore extends DataStore {
-  private readonly requests = new AsyncLocalStorage<Map<string, Promise<UploadState>>>();
+  private readonly requests = new AsyncLocalStorage<RequestScope>();
+  private readonly kept = new Map<string, { record: UploadRecord; state: UploadState | undefined }>();
   private readonly client: S3Client;
+
+  private readonly concurrency: number;
+  private readonly deferredPartBytes: number;
+  private readonly alone: boolean;
 
   constructor(
     private readonly target: Bucket,
-    private readonly concurrency: number,
+    options: BucketStoreOptions,
   ) {
     super();
-    this.extensions = ['creation', 'creation-with-upload', 'termination'];
+    this.extensions = ['creation', 'creation-with-upload', 'creation-defer-length', 'termination'];
     this.client = target.client;
+    this.concurrency = options.concurrency;
+    this.deferredPartBytes = partBytesFor(options.deferredMaxBytes);
+    this.alone = options.alone;
   }
 
-  /** Runs `call` with a state cache of its own (or the caller's, when already inside one): one request's. */
-  within<T>(call: () => Promise<T>): Promise<T> {
-    return this.requests.getStore() ? call() : this.requests.run(new Map(), call);
+  /**
+   * Runs `call` with a state cache of its own (or the caller's, when already inside one): one
+   * request's. `bodyBytes` is the request body's declared length (its Content-Length), if any.
+   */
+  within<T>(call: () => Promise<T>, bodyBytes?: number): Promise<T> {
+    return this.requests.getStore() ? call() : this.requests.run({ states: new Map(), bodyBytes }, call);
   }
 
   private get bucket(): string {
@@ -120,16 +184,34 @@ export class BucketStore extends DataStore {
   }
 
   private remember(id: string, state: UploadState): void {
-    this.requests.getStore()?.set(id, Promise.resolve(state));
+    this.requests.getStore()?.states.set(id, Promise.resolve(state));
+    this.keep(state);
   }
 
+  /** What the request is about to do changes what the bucket holds: nothing read of it stands. */
   private forget(id: string): void {
-    this.requests.getStore()?.delete(id);
+    this.requests.getStore()?.states.delete(id);
+    const kept = this.kept.get(id);
+    if (kept) kept.state = undefined;
+  }
+
+  /**
+   * Keeps for later requests what they may trust: the record once its length is known (nothing in
+   * it changes any more), and, with this instance alone, the whole state (with neither the tail's
+   * bytes, read again when needed, nor a finished upload's parts).
+   */
+  private keep(state: UploadState): void {
+    const { upload, key, multipartId, partBytes } = state;
+    if (upload.size === undefined && !this.alone) return;
+    this.kept.delete(upload.id); // set again below, as the most recent
+    if (this.kept.size >= KEPT_UPLOADS) this.kept.delete(this.kept.keys().next().value!);
+    const whole = this.alone ? { ...state, tail: undefined, parts: state.done ? [] : state.parts } : undefined;
+    this.kept.set(upload.id, { record: { upload, key, multipartId, partBytes }, state: whole });
   }
 
   /** The upload's state, read from the bucket once per request. */
   private state(id: string): Promise<UploadState> {
-    const cache = this.requests.getStore();
+    const cache = this.requests.getStore()?.states;
     let state = cache?.get(id);
     if (!state) {
       state = this.call(() => this.readState(id));
@@ -141,27 +223,41 @@ export class BucketStore extends DataStore {
   }
 
   private async readState(id: string): Promise<UploadState> {
+    const known = this.kept.get(id)?.state;
+    if (known && known.tailSize === 0) return known;
     // `.part` needs nothing from `.info`: read beside it and the listing, one round trip fewer.
     const tailRead = this.readTail(id);
     tailRead.catch(() => undefined); // awaited below unless an earlier read fails
-    const record = await this.readRecord(id);
-    const { upload, key, multipartId } = record;
+    if (known) {
+      const tail = await tailRead;
+      if (tail?.bytes.byteLength === known.tailSize && tail.partNumber === known.parts.length + 1) return { ...known, tail: tail.bytes };
+    }
+    const kept = this.kept.get(id)?.record;
+    const record = kept ?? (await this.readRecord(id));
     let parts: StoredPart[];
     try {
-      parts = await this.listParts(key, multipartId);
+      parts = await this.listParts(record.key, record.multipartId);
     } catch (error) {
       if (errorName(error) !== 'NoSuchUpload' && errorName(error) !== 'NoSuchKey') throw error;
-      // Completed, or aborted (by a lifecycle rule, or by hand): only the object can say which.
-      const size = await this.objectSize(key);
-      if (size === undefined || size !== upload.size) throw ERRORS.FILE_NOT_FOUND;
-      return { ...record, parts: [], tail: undefined, tailSize: 0, done: true };
+      // Completed, removed, or aborted (by a lifecycle rule, or by hand): `.info` says whether it
+      // still exists (a kept record cannot: read again), then only the object can say which.
+      this.kept.delete(id);
+      const current = kept ? await this.readRecord(id) : record;
+      const size = await this.objectSize(current.key);
+      if (size === undefined || size !== current.upload.size) throw ERRORS.FILE_NOT_FOUND;
+      return { ...current, parts: [], tail: undefined, tailSize: 0, tailObject: false, done: true };
     }
     const tail = await tailRead;
-    return { ...record, parts, tail, tailSize: tail?.byteLength ?? 0, done: false };
+    // The tail counts only when it begins the part after the stored ones: one named otherwise was
+    // taken into a part before a crash, or follows a part that failed.
+    const counted = tail && (tail.partNumber === undefined || tail.partNumber === parts.length + 1) ? tail.bytes : undefined;
+    const state = { ...record, parts, tail: counted, tailSize: counted?.byteLength ?? 0, tailObject: tail !== undefined, done: false };
+    this.keep(state);
+    return state;
   }
 
   /** `<id>.info`: the upload as tus knows it, with its multipart upload id in the object's metadata. */
-  private async readRecord(id: string): Promise<Pick<UploadState, 'upload' | 'key' | 'multipartId'>> {
+  private async readRecord(id: string): Promise<UploadRecord> {
     let body: string;
     let multipartId: string | undefined;
     try {
@@ -172,14 +268,15 @@ export class BucketStore extends DataStore {
       if (isMissing(error)) throw ERRORS.FILE_NOT_FOUND;
       throw error;
     }
-    let saved: { size?: unknown; metadata?: Upload['metadata']; creation_date?: string; storage?: Upload['storage'] };
+    let saved: SavedRecord;
     try {
-      saved = JSON.parse(body) as typeof saved;
+      saved = JSON.parse(body) as SavedRecord;
     } catch {
       throw ERRORS.FILE_NOT_FOUND; // half-written by a crash, or not the store's
     }
-    const size = Number(saved.size);
-    if (!multipartId || !Number.isSafeInteger(size)) throw ERRORS.FILE_NOT_FOUND;
+    // No length: deferred, until the PATCH that declares it.
+    const size = saved.size === undefined || saved.size === null ? undefined : Number(saved.size);
+    if (!multipartId || (size !== undefined && !Number.isSafeInteger(size))) throw ERRORS.FILE_NOT_FOUND;
     const key = saved.storage?.path ?? id;
     const upload = new Upload({
       id,
@@ -189,7 +286,22 @@ export class BucketStore extends DataStore {
       creation_date: saved.creation_date,
       storage: saved.storage,
     });
-    return { upload, key, multipartId };
+    // Records written before the part size was kept: it followed from the length.
+    const partBytes = typeof saved.part_size === 'number' ? saved.part_size : partBytesFor(size ?? 0);
+    return { upload, key, multipartId, partBytes };
+  }
+
+  /** Writes `<id>.info`: the upload, its part size, and its multipart upload id in the object's metadata. */
+  private async saveRecord(state: UploadRecord): Promise<void> {
+    const saved: SavedRecord = { ...state.upload, part_size: state.partBytes };
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: `${state.upload.id}.info`,
+        Body: JSON.stringify(saved),
+        Metadata: { 'upload-id': state.multipartId, 'tus-version': TUS_RESUMABLE },
+      }),
+    );
   }
 
   private async listParts(key: string, multipartId: string): Promise<StoredPart[]> {
@@ -219,10 +331,11 @@ export class BucketStore extends DataStore {
   }
 
   /** `<id>.part`, read whole: it is shorter than a part (8 MiB, or the upload's larger part size). */
-  private async readTail(id: string): Promise<Buffer | undefined> {
+  private async readTail(id: string): Promise<TailObject | undefined> {
     try {
       const reply = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: `${id}.part` }));
-      return Buffer.from(await reply.Body!.transformToByteArray());
+      const named = Number(reply.Metadata?.['part-number']);
+      return { bytes: Buffer.from(await reply.Body!.transformToByteArray()), partNumber: Number.isSafeInteger(named) ? named : undefined };
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;
@@ -245,19 +358,41 @@ export class BucketStore extends DataStore {
     const key = upload.storage?.path ?? upload.id;
     upload.creation_date = new Date().toISOString();
     upload.storage = { type: 's3', path: key, bucket: this.bucket };
+    const partBytes = upload.size === undefined ? this.deferredPartBytes : partBytesFor(upload.size);
     await this.call(async () => {
       const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }));
-      await this.client.send(
-        new PutObjectCommand({
-          Bucket: this.bucket,
-          Key: `${upload.id}.info`,
-          Body: JSON.stringify(upload),
-          Metadata: { 'upload-id': UploadId!, 'tus-version': TUS_RESUMABLE },
-        }),
-      );
-      this.remember(upload.id, { upload, key, multipartId: UploadId!, parts: [], tail: undefined, tailSize: 0, done: false });
+      const state: UploadState = {
+        upload,
+        key,
+        multipartId: UploadId!,
+        partBytes,
+        parts: [],
+        tail: undefined,
+        tailSize: 0,
+        tailObject: false,
+        done: false,
+      };
+      await this.saveRecord(state);
+      this.remember(upload.id, state);
     });
     return upload;
+  }
+
+  /**
+   * The length of an upload created without one, declared by a PATCH (tus runs the PATCH's write
+   * next, within the same request): `.info` is written again with it. The parts already sent keep
+   * their size; what the PATCH brings ends the upload when it reaches the length.
+   */
+  override async declareUploadLength(id: string, length: number): Promise<void> {
+    await this.within(async () => {
+      const state = await this.state(id);
+      if (state.upload.size !== undefined || length < offsetOf(state) || length === 0) throw ERRORS.INVALID_LENGTH;
+      const upload = new Upload({ ...state.upload, size: length });
+      const next = { ...state, upload };
+      this.forget(id);
+      await this.call(() => this.saveRecord(next));
+      this.remember(id, next);
+    });
   }
 
   override async getUpload(id: string): Promise<Upload> {
@@ -270,65 +405,87 @@ export class BucketStore extends DataStore {
   override async write(source: Readable, id: string, offset: number): Promise<number> {
     return this.within(async () => {
       const state = await this.state(id);
-      const size = state.upload.size ?? 0;
+      // Undefined while deferred: every short stretch then waits in `.part`, as it may not be the last.
+      const size = state.upload.size;
       if (state.done || offsetOf(state) !== offset) throw ERRORS.INVALID_OFFSET;
-      const tail = state.tail;
+      const { partBytes, tail } = state;
       const firstPart = (state.parts.at(-1)?.partNumber ?? 0) + 1;
       let reached = offset - (tail?.byteLength ?? 0);
-      // The old `<id>.part` goes before the part that takes its bytes is sent: a crash in between
-      // loses bytes the client is then asked for again, where deleting it after would count them twice.
-      let tailDropped: Promise<unknown> | undefined;
-      const dropTail = () =>
-        (tailDropped ??= tail ? this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: `${id}.part` })) : Promise.resolve());
       this.forget(id); // whatever happens below changes what the bucket holds
-      const partBytes = partBytesFor(size);
+      const options = {
+        partBytes,
+        concurrency: this.concurrency,
+        directory: tmpdir(),
+        head: tail,
+        length: this.requests.getStore()?.bodyBytes,
+      };
       const sent = await this.call(() =>
-        sendInParts(
-          source,
-          { partBytes, concurrency: this.concurrency, directory: tmpdir(), head: tail },
-          async (chunk): Promise<StoredPart | number> => {
-            reached += chunk.size;
-            if (chunk.size < partBytes && reached !== size) {
-              // Fewer bytes than a part, not the upload's end: they wait in `<id>.part`, so every
-              // part but the last has one size (R2 requires it; S3 only 5 MiB at least). Begun with
-              // the old one's bytes, it replaces it; after a part took those, once they are deleted.
-              if (chunk.index > 0) await dropTail();
-              await this.client.send(
+        sendInParts(source, options, async (chunk): Promise<StoredPart | number> => {
+          reached += chunk.size;
+          const partNumber = firstPart + chunk.index;
+          if (chunk.size < partBytes && reached !== size) {
+            // Fewer bytes than a part, not the upload's end: they wait in `<id>.part` (replacing the
+            // old one), so every part but the last has one size (R2 requires it; S3 only 5 MiB at
+            // least). Named by the part they begin, they count only while that part is the next.
+            await this.sendChunk(chunk, (Body, abortSignal) =>
+              this.client.send(
                 new PutObjectCommand({
                   Bucket: this.bucket,
                   Key: `${id}.part`,
-                  Body: createReadStream(chunk.path),
+                  Body,
                   ContentLength: chunk.size,
+                  Metadata: { 'part-number': String(partNumber) },
                 }),
-              );
-              return chunk.size;
-            }
-            if (chunk.index === 0) await dropTail();
-            const partNumber = firstPart + chunk.index;
-            const reply = await this.client.send(
+                { abortSignal },
+              ),
+            );
+            return chunk.size;
+          }
+          const reply = await this.sendChunk(chunk, (Body, abortSignal) =>
+            this.client.send(
               new UploadPartCommand({
                 Bucket: this.bucket,
                 Key: state.key,
                 UploadId: state.multipartId,
                 PartNumber: partNumber,
-                Body: createReadStream(chunk.path),
+                Body,
                 ContentLength: chunk.size,
               }),
-            );
-            return { partNumber, etag: reply.ETag!, size: chunk.size };
-          },
-        ),
+              { abortSignal },
+            ),
+          );
+          return { partNumber, etag: reply.ETag!, size: chunk.size };
+        }).catch((error: unknown) => {
+          // The client went away mid-body, or tus ended the body for a request waiting on this upload.
+          throw error instanceof ShortBodyError ? ERRORS.ABORTED : error;
+        }),
       );
       const parts = [...state.parts, ...sent.filter((result) => typeof result !== 'number')];
       const tailSize = sent.find((result) => typeof result === 'number') ?? 0;
-      const next: UploadState = { ...state, parts, tail: undefined, tailSize, done: false };
-      if (offsetOf(next) === size) {
-        await this.call(() => this.completeMultipart(next));
-        next.done = true;
-      }
+      const next: UploadState = { ...state, parts, tail: undefined, tailSize, tailObject: tailSize > 0, done: false };
+      const finishing = offsetOf(next) === size;
+      // An old `.part` that no new one replaced is deleted once the parts that took its bytes are
+      // stored: a crash before leaves it uncounted (it names a stored part), never lost.
+      const dropTail =
+        state.tailObject && tailSize === 0
+          ? this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: `${id}.part` }))
+          : undefined;
+      await this.call(() => Promise.all([dropTail, finishing ? this.completeMultipart(next) : undefined]));
+      next.done = finishing;
       this.remember(id, next);
       return offsetOf(next);
     });
+  }
+
+  /**
+   * Sends a chunk's bytes through `send`. A body that fails (the request ended short, or broke)
+   * aborts the call, so the bucket stores nothing of it (S3 keeps a part or object only whole).
+   */
+  private sendChunk<T>(chunk: Chunk, send: (body: Readable, abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+    const body = chunk.body();
+    const abort = new AbortController();
+    body.once('error', (error) => abort.abort(error));
+    return send(body, abort.signal);
   }
 
   private async completeMultipart(state: UploadState): Promise<void> {
@@ -352,8 +509,12 @@ export class BucketStore extends DataStore {
       const state = await this.state(id);
       if (!state.done) {
         if (offsetOf(state) !== state.upload.size || state.tailSize > 0) throw ERRORS.INVALID_OFFSET;
-        await this.call(() => this.completeMultipart(state));
-        this.remember(id, { ...state, done: true });
+        // A `.part` left by a crash after the part that took its bytes was stored goes with it.
+        const dropTail = state.tailObject
+          ? this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: `${id}.part` }))
+          : undefined;
+        await this.call(() => Promise.all([dropTail, this.completeMultipart(state)]));
+        this.remember(id, { ...state, tailObject: false, done: true });
       }
       return state.key;
     });
@@ -364,6 +525,7 @@ export class BucketStore extends DataStore {
     await this.within(async () => {
       const { key, multipartId } = await this.call(() => this.readRecord(id));
       this.forget(id);
+      this.kept.delete(id);
       await this.call(async () => {
         await this.client
           .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: multipartId }))

@@ -7,6 +7,13 @@ import { sourceFileName } from './sourceFile';
 import type { UploadFiles } from './uploadFiles';
 
 /**
+ * Every byte of the upload is stored. The store's length, not the row's: an upload created with a
+ * deferred length (a recording) has none until its last PATCH declares it.
+ */
+const isWhole = (upload: { offset: number; size?: number | undefined }): upload is { offset: number; size: number } =>
+  upload.size !== undefined && upload.offset === upload.size;
+
+/**
  * Turns a complete tus upload into the video's source file and moves the video 8 → 5.
  * tus answers the client even when its finish hook fails, so this must be safe to repeat: it
  * runs from the hook, again at start-up for every complete upload whose video still waits,
@@ -37,7 +44,7 @@ export class UploadFinisher {
     const row = await this.rows.get(uploadId);
     if (!row) return false;
     try {
-      return (await this.files.store.getUpload(uploadId)).offset === row.size;
+      return isWhole(await this.files.store.getUpload(uploadId));
     } catch (error) {
       // A bucket that cannot be reached says nothing about the upload: the request answers 503.
       if (isApiError(error)) throw error;
@@ -78,14 +85,15 @@ export class UploadFinisher {
     if (!video || video.status !== VideoStatus.NotUploaded)
       throw new ApiError('WRONG_STATE', 'the video is not waiting for an uploaded file');
     const upload = await this.files.store.getUpload(uploadId);
-    if (upload.offset !== row.size) throw new ApiError('WRONG_STATE', 'the upload is not complete');
+    if (!isWhole(upload)) throw new ApiError('WRONG_STATE', 'the upload is not complete');
     const name = sourceFileName(row.fileName, row.fileType);
     await this.files.placeSource(upload, video.id, name);
     await this.service.stores.transaction(async (tx) => {
-      await tx.uploads.markFinished(uploadId, this.service.now());
+      // A deferred length held the ticket's limit in the quota until now: the real one replaces it.
+      await tx.uploads.markFinished(uploadId, upload.size, this.service.now());
       await markSourceStored(this.service, video.id, name, { needHandleSpecial: video.needHandleSpecial, within: tx });
     });
     this.service.metrics.uploadsCompleted.inc({ app_id: row.appId });
-    this.service.log.info('upload stored', { uploadId, videoId: video.id, size: row.size });
+    this.service.log.info('upload stored', { uploadId, videoId: video.id, size: upload.size });
   }
 }

@@ -4,12 +4,20 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { PRIVATE_FILE_MODE } from '../storage/privateModes';
 
+/** How much of a chunk file one read hands on. */
+const READ_BYTES = 256 * 1024;
+
 /** One stretch of the stream, `partBytes` long but for the last, in a private temporary file. */
 export interface Chunk {
   /** 0 for the stream's first bytes (the `head`, if any, starts it). */
   index: number;
-  path: string;
+  /** Its whole length, though its bytes may still be arriving. */
   size: number;
+  /**
+   * Its bytes (call once): read from its file as they are written. The stream fails when the
+   * chunk cannot be completed (the source ended short of its declared length, or broke).
+   */
+  body(): Readable;
 }
 
 export interface PartStreamOptions {
@@ -20,23 +28,98 @@ export interface PartStreamOptions {
   directory: string;
   /** Bytes that go before the stream's own (an upload's incomplete last part). */
   head?: Buffer;
+  /**
+   * The stream's length when it is declared up front (a request's Content-Length). Every chunk's
+   * length is then known before its first byte, so each is handed to `send` at once and goes out
+   * while it arrives; without it, a chunk is handed on once it is whole.
+   */
+  length?: number;
+}
+
+/** Thrown when the source ends before the length it declared: the chunk under way cannot be sent whole. */
+export class ShortBodyError extends Error {
+  constructor() {
+    super('the request body ended before its declared length');
+    this.name = 'ShortBodyError';
+  }
+}
+
+/** A chunk file being written, which its sender may read up to what is written so far. */
+class ChunkFile {
+  written = 0;
+  private failure: Error | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    readonly handle: FileHandle,
+    readonly path: string,
+    /** Its length when known before it is written (it is then sent while written). */
+    readonly expected: number | undefined,
+  ) {}
+
+  async append(bytes: Uint8Array, at: number, take: number): Promise<void> {
+    await this.handle.write(bytes, at, take);
+    this.written += take;
+    this.notify();
+  }
+
+  fail(error: Error): void {
+    this.failure ??= error;
+    this.notify();
+  }
+
+  /** Resolves once more than `position` bytes are written; throws if the chunk failed first. */
+  async beyond(position: number): Promise<void> {
+    while (this.written <= position) {
+      if (this.failure) throw this.failure;
+      await new Promise<void>((wake) => (this.wake = wake));
+    }
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  /** The file's `size` bytes, read through a handle of their own as they are written. */
+  reader(size: number): Readable {
+    const read = async function* (file: ChunkFile) {
+      const handle = await open(file.path, 'r');
+      try {
+        for (let position = 0; position < size;) {
+          await file.beyond(position);
+          const buffer = Buffer.allocUnsafe(Math.min(READ_BYTES, file.written - position));
+          const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, position);
+          position += bytesRead;
+          yield buffer.subarray(0, bytesRead);
+        }
+      } finally {
+        await handle.close();
+      }
+    };
+    return Readable.from(read(this), { objectMode: false });
+  }
 }
 
 /**
- * Cuts `source` into chunks of `partBytes` and hands each to `send` as soon as it is whole, while
- * the rest still arrives: the bytes are received and sent at once. Reading pauses while
+ * Cuts `source` into chunks of `partBytes` and hands each to `send`, while the rest still
+ * arrives: the bytes are received and sent at once. Each chunk is written to a file of its own,
+ * which its sender reads (as it grows, when the length is declared). Reading pauses while
  * `concurrency` chunks are being sent, so the request's socket waits (TCP back-pressure) and at
- * most `concurrency + 1` chunk files exist at any time (the ones being sent, the one being written);
- * memory holds one read at a time. The last chunk may be short (or absent when the stream ends on
- * a boundary); `send` decides what to do with it.
+ * most `concurrency + 1` chunk files exist at any time (the ones being sent, the one being written;
+ * with a declared length the one being written is among those sent); memory holds a few reads.
+ * The last chunk may be short (or absent when the stream ends on a boundary); `send` decides what
+ * to do with it.
  *
  * @tus/s3-store 2.0.7 does the same with a semaphore taken in an event handler its splitter does
  * not wait for, so nothing held the reading back: a slow bucket saw up to 12 parts at once and
  * the temporary folder filled with them (docs/decisions.md).
  *
- * Returns what `send` returned, in stream order. When a send fails, reading stops, the sends under
- * way are awaited, every chunk file is removed, and the first failure is thrown; so it is when the
- * stream fails (its partial chunk is dropped: the caller keeps only whole parts of a broken body).
+ * Returns what `send` returned, in stream order. When a send fails, reading stops, the chunk under
+ * way fails its body, the sends under way are awaited, every chunk file is removed, and the first
+ * failure is thrown; so it is when the stream fails, or ends short of its declared length
+ * ({@link ShortBodyError}): the caller keeps only the chunks sent whole.
  */
 export async function sendInParts<T>(
   source: AsyncIterable<Uint8Array>,
@@ -44,21 +127,16 @@ export async function sendInParts<T>(
   send: (chunk: Chunk) => Promise<T>,
 ): Promise<T[]> {
   const { partBytes, concurrency, directory } = options;
+  const total = options.length === undefined ? undefined : (options.head?.byteLength ?? 0) + options.length;
   const results: Promise<T>[] = [];
   const inFlight = new Set<Promise<unknown>>();
   let failure: { error: unknown } | undefined;
-  let file: { handle: FileHandle; path: string; size: number } | undefined;
+  let file: ChunkFile | undefined;
+  /** Bytes in the chunks begun before `file`. */
+  let begun = 0;
 
-  const dispatch = async () => {
-    if (!file) return;
-    const { handle, path, size } = file;
-    file = undefined;
-    await handle.close();
-    if (size === 0) {
-      await rm(path, { force: true });
-      return;
-    }
-    const sent = send({ index: results.length, path, size }).finally(() => rm(path, { force: true }));
+  const dispatch = (chunk: ChunkFile, size: number) => {
+    const sent = send({ index: results.length, size, body: () => chunk.reader(size) }).finally(() => rm(chunk.path, { force: true }));
     const tracked = sent.then(
       () => undefined,
       (error: unknown) => {
@@ -70,11 +148,25 @@ export async function sendInParts<T>(
     sent.catch(() => undefined); // reported through `failure`, and by the returned promise below
     results.push(sent);
   };
+  /** The chunk under way is complete: its file is closed, and sent now unless it went out at its start. */
+  const close = async () => {
+    if (!file) return;
+    const chunk = file;
+    file = undefined;
+    begun += chunk.written;
+    await chunk.handle.close();
+    if (chunk.expected !== undefined) return;
+    if (chunk.written === 0) await rm(chunk.path, { force: true });
+    else dispatch(chunk, chunk.written);
+  };
   const startFile = async () => {
     while (inFlight.size >= concurrency && !failure) await Promise.race(inFlight);
     if (failure) stop(failure.error);
     const path = join(directory, `ovu-part-${randomBytes(8).toString('hex')}`);
-    file = { handle: await open(path, 'wx', PRIVATE_FILE_MODE), path, size: 0 };
+    const left = total === undefined ? 0 : total - begun;
+    const expected = left > 0 ? Math.min(partBytes, left) : undefined;
+    file = new ChunkFile(await open(path, 'wx', PRIVATE_FILE_MODE), path, expected);
+    if (expected !== undefined) dispatch(file, expected);
   };
   // A failed send ends the stream with its error, so whoever pipes into it (tus) hears that error
   // first, not the "premature close" that leaving the loop below would report.
@@ -88,23 +180,24 @@ export async function sendInParts<T>(
       if (failure) stop(failure.error);
       if (!file) await startFile();
       const current = file!;
-      const take = Math.min(partBytes - current.size, bytes.byteLength - at);
-      await current.handle.write(bytes, at, take);
-      current.size += take;
+      const take = Math.min((current.expected ?? partBytes) - current.written, bytes.byteLength - at);
+      await current.append(bytes, at, take);
       at += take;
-      if (current.size === partBytes) await dispatch();
+      if (current.written === (current.expected ?? partBytes)) await close();
     }
   };
 
   try {
     if (options.head && options.head.byteLength > 0) await append(options.head);
     for await (const bytes of source) await append(bytes);
-    await dispatch();
+    if (file?.expected !== undefined) throw new ShortBodyError();
+    await close();
   } catch (error) {
     failure ??= { error };
   } finally {
     if (file) {
       const { handle, path } = file;
+      file.fail(failure?.error instanceof Error ? failure.error : new ShortBodyError());
       file = undefined;
       await handle.close().catch(() => undefined);
       await rm(path, { force: true });

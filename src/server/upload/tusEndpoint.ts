@@ -52,18 +52,33 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** A request body's Content-Length, or undefined without one (a chunked body). */
+function declaredLength(headers: IncomingHttpHeaders): number | undefined {
+  const length = header(headers, 'content-length');
+  return length !== undefined && /^\d{1,16}$/.test(length) ? Number(length) : undefined;
+}
+
 /** Metadata values are the browser's; they are stored only as text, cut to a sane length. */
 function metadataText(upload: Upload, key: string, max: number): string {
   const value = upload.metadata?.[key];
   return typeof value === 'string' ? value.slice(0, max) : '';
 }
 
-/** A creation request must declare its length up front, within the ticket's limit; returns that length. */
-function checkCreationHeaders(headers: IncomingHttpHeaders, claims: TicketClaims): number {
-  if (header(headers, 'upload-defer-length') !== undefined || header(headers, 'upload-concat') !== undefined) {
-    throw new ApiError('INVALID_PARAMETER', 'Upload-Length is required; deferred length and concatenation are not accepted');
-  }
+/**
+ * A creation request declares its length up front, within the ticket's limit, or defers it
+ * (`Upload-Defer-Length: 1`: a recording uploaded while it records, whose length is declared by
+ * the PATCH that ends it). Returns the declared length, or undefined when deferred.
+ */
+function checkCreationHeaders(headers: IncomingHttpHeaders, claims: TicketClaims): number | undefined {
+  if (header(headers, 'upload-concat') !== undefined) throw new ApiError('INVALID_PARAMETER', 'concatenation is not accepted');
   const length = header(headers, 'upload-length');
+  const deferred = header(headers, 'upload-defer-length');
+  if (deferred !== undefined) {
+    if (deferred !== '1' || length !== undefined)
+      throw new ApiError('INVALID_PARAMETER', 'Upload-Defer-Length must be 1, and comes without Upload-Length');
+    checkMetadataText(header(headers, 'upload-metadata'));
+    return undefined;
+  }
   if (length === undefined || !/^\d{1,16}$/.test(length))
     throw new ApiError('INVALID_PARAMETER', 'Upload-Length must be a whole number of bytes');
   const size = Number(length);
@@ -74,11 +89,18 @@ function checkCreationHeaders(headers: IncomingHttpHeaders, claims: TicketClaims
 }
 
 /**
+ * The bytes an upload holds a place for in the app's quota: its length, or while that is deferred
+ * the most it may grow to (the ticket's limit); the finisher records the real length.
+ */
+const reservedBytes = (declared: number | undefined, claims: TicketClaims) => declared ?? claims.maxFileSize;
+
+/**
  * The tus server (@tus/server with @tus/file-store under DATA_DIR/uploads, or our BucketStore in
  * the S3 bucket) and the gate in front of
  * it. The gate runs for every method before tus sees the request, so its refusals are ordinary
  * JSON replies: no GET of stored files; a genuine, unexpired ticket; an upload URL only of the
- * ticket's own video; a declared length within the ticket's limit. The hooks then do what needs
+ * ticket's own video; a declared length within the ticket's limit (a deferred one is held to it by
+ * tus's `maxSize`, on every PATCH and on the one that declares it). The hooks then do what needs
  * the upload id: record it against the video (replacing an unfinished one) and finish it.
  * The stores' expiry cleanup is never run: it would delete finished uploads.
  */
@@ -135,13 +157,14 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
       // Checked again here, in one transaction with the insert, so two creations cannot both win.
       const replaced = await service.stores.transaction(async (tx) => {
         const existing = await admitNewUpload(tx, claims);
-        await recheckUploadRoom(service, tx, claims.appId, claims.videoId, upload.size ?? 0);
+        const size = reservedBytes(upload.size, claims);
+        await recheckUploadRoom(service, tx, claims.appId, claims.videoId, size);
         if (existing) await tx.uploads.removeUnfinished(existing.id);
         await tx.uploads.insert({
           id: upload.id,
           videoId: claims.videoId,
           appId: claims.appId,
-          size: upload.size ?? 0,
+          size,
           fileName,
           fileType,
           fingerprint: metadataText(upload, 'fingerprint', 255),
@@ -197,7 +220,7 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
       metrics.countUploadFailure(res, appId);
       if (method === 'POST') {
         if (!COLLECTION.test(url.pathname)) throw new ApiError('METHOD_NOT_ALLOWED', 'create uploads at the endpoint itself');
-        const size = checkCreationHeaders(req.headers, claims);
+        const size = reservedBytes(checkCreationHeaders(req.headers, claims), claims);
         if (creating.has(claims.videoId)) throw new ApiError('WRONG_STATE', 'another upload of this video is being created');
         creating.add(claims.videoId);
         try {
@@ -229,6 +252,8 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
     }
     await passOn(req, res, appId);
   };
-  // Every store call of one request shares one read of the upload's state (bucketStore.ts).
-  return (context) => files.within(async () => handle(context));
+  // Every store call of one request shares one read of the upload's state (bucketStore.ts), and
+  // knows the body's length: HTTP framing holds the body to its Content-Length (a shorter one is a
+  // broken request), so a part it covers can be sent while it arrives.
+  return (context) => files.within(async () => handle(context), declaredLength(context.req.headers));
 }

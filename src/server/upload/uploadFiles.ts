@@ -5,9 +5,10 @@ import { FileStore } from '@tus/file-store';
 import type { DataStore, Upload } from '@tus/server';
 import { mediaKey } from '../media/bucketFiles';
 import { mediaDir } from '../media/paths';
+import type { ServiceConfig } from '../config';
 import type { Bucket } from '../storage/bucket';
 import { PRIVATE_FILE_MODE } from '../storage/privateModes';
-import { BucketStore } from './bucketStore';
+import { BucketStore, type BucketStoreOptions } from './bucketStore';
 import { placeSourceFile } from './sourceFile';
 
 /** Where tus keeps upload bytes, and what the service does with them besides tus. */
@@ -17,8 +18,11 @@ export interface UploadFiles {
   placeSource(upload: Upload, videoId: string, name: string): Promise<void>;
   /** Where a new upload of the video keeps its bytes, given its source file name; undefined: the store's own place. */
   sourceKey(videoId: string, name: string): string | undefined;
-  /** Runs one request's store calls with one cache of what they read (one read of each thing per request). */
-  within<T>(call: () => Promise<T>): Promise<T>;
+  /**
+   * Runs one request's store calls with one cache of what they read (one read of each thing per
+   * request); `bodyBytes` is the request body's declared length, so its parts can be sent as they arrive.
+   */
+  within<T>(call: () => Promise<T>, bodyBytes?: number): Promise<T>;
   /**
    * Removes stored uploads no row names (`known` says which do; `uploadOfVideo` names a video's
    * unfinished upload); returns how many. Run before any request.
@@ -77,15 +81,26 @@ export function diskUploads(directory: string, dataDir: string): UploadFiles {
   };
 }
 
+/** The bucket store's settings from the service's configuration. */
+export function bucketStoreOptions(config: ServiceConfig): BucketStoreOptions {
+  return {
+    concurrency: config.s3PartConcurrency,
+    // A ticket's limit is one of these (or a page's lower one).
+    deferredMaxBytes: Math.max(config.maxUploadBytesFlash, config.maxUploadBytesSilverlight),
+    // Without a shared database the instance's tus locks are its own: it is the only one.
+    alone: config.databaseUrl === undefined,
+  };
+}
+
 /**
  * Uploads in the S3 bucket: records at the top level under their id, bytes in a multipart upload
  * at the video's source key (chosen at creation, `sourceKey`), so the finish completes it in place.
  */
-export function bucketUploads(bucket: Bucket, partConcurrency: number): UploadFiles {
-  const store = new BucketStore(bucket, partConcurrency);
+export function bucketUploads(bucket: Bucket, options: BucketStoreOptions): UploadFiles {
+  const store = new BucketStore(bucket, options);
   return {
     store,
-    within: (call) => store.within(call),
+    within: (call, bodyBytes) => store.within(call, bodyBytes),
     sourceKey: (videoId, name) => mediaKey(videoId, name),
     async placeSource(upload, videoId, name) {
       const key = await store.complete(upload.id);

@@ -11,7 +11,7 @@ import { UploadFinisher } from './finisher';
 import { issueTicket, secretTag, TICKET_LIFETIME_SECONDS, verifyTicket, type TicketClaims } from './ticket';
 import { loadTicketKey } from './ticketKey';
 import { createTusEndpoint, uploadUrl } from './tusEndpoint';
-import { bucketUploads, diskUploads, type UploadFiles } from './uploadFiles';
+import { bucketStoreOptions, bucketUploads, diskUploads, type UploadFiles } from './uploadFiles';
 
 /** The service's side of the widget's upload: tickets, the tus endpoint, resume state, finishing. */
 export interface UploadService {
@@ -70,10 +70,11 @@ function expireAbandoned(service: ServiceContext, files: UploadFiles): { run(): 
 
 /** Upload bytes in the S3 bucket when the files live there, else in DATA_DIR/uploads. */
 function uploadFiles(service: ServiceContext): UploadFiles {
-  if (service.files.bucket) return bucketUploads(service.files.bucket, service.config.s3PartConcurrency);
-  const directory = join(service.config.dataDir, 'uploads');
+  const { config } = service;
+  if (service.files.bucket) return bucketUploads(service.files.bucket, bucketStoreOptions(config));
+  const directory = join(config.dataDir, 'uploads');
   mkdirSync(directory, { recursive: true, mode: PRIVATE_DIR_MODE });
-  return diskUploads(directory, service.config.dataDir);
+  return diskUploads(directory, config.dataDir);
 }
 
 export async function createUploadService(service: ServiceContext): Promise<UploadService> {
@@ -109,18 +110,22 @@ export async function createUploadService(service: ServiceContext): Promise<Uplo
     async pendingUpload(videoId) {
       const row = await rows.forVideo(videoId);
       if (!row || row.finishedAt !== null) return null;
-      let offset: number;
+      let held: { offset: number; size?: number | undefined };
       try {
-        offset = (await files.within(() => store.getUpload(row.id))).offset;
+        held = await files.within(() => store.getUpload(row.id));
       } catch (error) {
         if (isApiError(error)) throw error; // the bucket cannot be reached: not the same as gone
         return null; // the tus file is gone: the next upload replaces the row
       }
-      if (offset >= row.size) {
+      const { offset, size } = held;
+      // A recording whose length was never declared: the rest of it was only in the page that
+      // recorded it, so no file chosen here could continue it. The next upload replaces it.
+      if (size === undefined) return null;
+      if (offset >= size) {
         await finisher.finish(row.id);
         return null;
       }
-      return { uploadUrl: uploadUrl(service, row.id), offset, size: row.size, fileName: row.fileName, fingerprint: row.fingerprint };
+      return { uploadUrl: uploadUrl(service, row.id), offset, size, fileName: row.fileName, fingerprint: row.fingerprint };
     },
     recheck: () => finisher.recheck(),
     async close() {
