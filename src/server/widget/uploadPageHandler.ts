@@ -61,6 +61,8 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
         }),
         maxFileSize,
         limits,
+        sources: request.sources,
+        uploadWhileRecording: request.uploadWhileRecording,
         uploadChunkBytes: service.config.uploadChunkBytes,
         resume,
       };
