@@ -52,6 +52,13 @@ export interface Texts {
   /** Reopened for an unfinished upload whose file handle the browser kept. */
   continueFile(name: string, percent: string): string;
   reopenFailed(name: string): string;
+  /** Recording could not start: the camera, microphone or screen refused, none there, or anything else. */
+  cameraDenied: string;
+  screenDenied: string;
+  noCamera: string;
+  recordFailed: string;
+  /** The page was hidden or the share ended mid-recording: the take is kept. */
+  recordingCut: string;
   units: { bytes: readonly string[]; hour: string; minute: string; second: string };
   /**
    * Any text with its values, for those whose values vary with the case: a refused file's (its

@@ -11,8 +11,10 @@ import type { ResumeState } from '../../shared/uploadPage';
 import {
   PROCESSED_STATUSES,
   type FileRefusal,
+  type RecordSource,
   type UploadFailureInfo,
   type UploadProgressInfo,
+  type UploadSource,
   type WidgetCode,
 } from '../../shared/widgetConfig';
 import { refuseFile } from './fileChecks';
@@ -37,6 +39,13 @@ export interface HandleLike {
 export const STATE_KINDS = [
   'idle',
   'checking',
+  // Recording (sources camera, screen): asking the browser for the camera or screen, its live
+  // picture, 3-2-1, recording, and the take to keep (Upload) or drop (Retake).
+  'permission',
+  'preview',
+  'countdown',
+  'recording',
+  'review',
   'uploading',
   'finishing',
   'paused',
@@ -67,7 +76,29 @@ export type UploadState<F extends FileLike, H extends HandleLike> =
    * going to the host twice (the transport may report the whole size more than once).
    */
   | { kind: SendingKind; file: F; sent: number; allSent: boolean }
-  | { kind: 'done'; file: F };
+  | { kind: 'done'; file: F }
+  | { kind: 'permission' | 'preview'; source: RecordSource }
+  /** `left`: the seconds still to count, 3 to 1. */
+  | { kind: 'countdown'; source: RecordSource; left: number }
+  /** `stopping`: Stop was pressed (or the tab hidden, the share ended); the recorder hands over its last data. */
+  | { kind: 'recording'; source: RecordSource; elapsedMs: number; bytes: number; stopping: boolean }
+  | { kind: 'review'; source: RecordSource; file: F; durationMs: number };
+
+/** Why the browser gave no camera or screen: refused by the person or a policy, no such device, or anything else. */
+type SourceFailure = 'denied' | 'noDevice' | 'failed';
+/** Why a recording stopped: Stop, the page hidden (another tab, the phone locked), or the shared screen or camera gone. */
+type StopReason = 'stop' | 'hidden' | 'ended';
+
+/**
+ * The upload that runs while recording (`uploadWhileRecording`): its attempt number, the upload's
+ * address once created, what the service confirmed, and whether it waits for the network.
+ */
+interface LiveUpload {
+  attempt: number;
+  url: string | undefined;
+  sent: number;
+  waiting: boolean;
+}
 
 /** A question that must be answered before anything is lost: closing mid-upload, discarding, replacing stored bytes. */
 export type Question<F extends FileLike, H extends HandleLike> =
@@ -95,6 +126,8 @@ export interface Model<F extends FileLike = FileLike, H extends HandleLike = Han
   outageReported: boolean;
   /** The video's status after the upload, as the service last reported it. */
   videoStatus: number | undefined;
+  /** The upload sent while recording, until the take is kept (it becomes the upload) or dropped. */
+  live: LiveUpload | null;
 }
 
 export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = HandleLike> =
@@ -138,7 +171,26 @@ export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = Ha
   | { type: 'reopened'; handle: H; file: F | undefined }
   /** The handle store held one for `stored` (looked up once, when the page opens). */
   | { type: 'handleFound'; handle: H; stored: ResumeState }
-  | { type: 'processing'; status: number | undefined };
+  | { type: 'processing'; status: number | undefined }
+  /** Record with the camera, or the screen. */
+  | { type: 'record'; source: RecordSource }
+  | { type: 'sourceReady' }
+  | { type: 'sourceFailed'; failure: SourceFailure }
+  | { type: 'startCountdown' }
+  /** One second of the countdown has passed. */
+  | { type: 'tick' }
+  /** The recorder's figures, about once a second. */
+  | { type: 'recorded'; attempt: number; bytes: number; elapsedMs: number }
+  | { type: 'stopRecording'; reason: StopReason }
+  /** The recorder has handed over everything: the take. */
+  | { type: 'recordingEnded'; attempt: number; file: F; durationMs: number }
+  /** Upload the take. */
+  | { type: 'keep' }
+  | { type: 'retake' }
+  /** Leave recording for the file choice (Cancel), dropping whatever was recorded. */
+  | { type: 'cancelRecording' }
+  /** The upload sent while recording has an address. */
+  | { type: 'liveStored'; attempt: number; uploadUrl: string };
 
 export type Effect<F extends FileLike = FileLike, H extends HandleLike = HandleLike> =
   | { type: 'post'; message: WithoutEnvelope<PageMessage> }
@@ -166,15 +218,35 @@ export type Effect<F extends FileLike = FileLike, H extends HandleLike = HandleL
   /** Ask the browser for the handle's file again: answered by `reopened`. */
   | { type: 'reopen'; handle: H }
   /** Ask the service how processing goes, now or after the poll interval: answered by `processing`. */
-  | { type: 'askProcessing'; when: 'now' | 'later' };
+  | { type: 'askProcessing'; when: 'now' | 'later' }
+  /** Ask the browser for the camera and microphone, or the screen: answered by `sourceReady` or `sourceFailed`. */
+  | { type: 'openSource'; source: RecordSource }
+  /** Let the camera or screen go, with any recorder on it; what it recorded is dropped. */
+  | { type: 'closeSource' }
+  /** Send `tick` in a second. */
+  | { type: 'countdown' }
+  /**
+   * Start recording; its events carry `attempt`. With `live`, also start an upload of deferred
+   * length fed by the recorder as it records (the transport's events carry the same attempt).
+   */
+  | { type: 'startRecorder'; attempt: number; live: boolean }
+  /** Stop recording: answered by `recordingEnded`. */
+  | { type: 'stopRecorder' }
+  /** The recording is whole: the upload sent while recording sends the rest and declares the length. */
+  | { type: 'endLive' }
+  /** Stop the upload sent while recording and delete what the service holds of it (tus DELETE). */
+  | { type: 'dropLive'; uploadUrl: string | undefined };
 
-/** Fixed for one page: who the messages are about, the limits, and the words. */
+/** Fixed for one page: who the messages are about, the limits, where videos may come from, and the words. */
 export interface MachineSetup {
   videoId: string;
   /** Bytes: the service's limit, or the page's `maxFileSize` when smaller. */
   maxFileSize: number;
   /** The page's `accept`, `minDuration` and `maxDuration` (a recording stops at `maxDuration` too). */
   limits: ContentLimits;
+  /** The `sources` option: recording is offered only for those it names. */
+  sources: readonly UploadSource[];
+  uploadWhileRecording: boolean;
   texts: Texts;
 }
 
@@ -193,6 +265,7 @@ export function initialModel<F extends FileLike, H extends HandleLike>(stored: R
     attempt: 0,
     outageReported: false,
     videoStatus: undefined,
+    live: null,
   };
 }
 
@@ -221,9 +294,16 @@ export function askingNow<F extends FileLike, H extends HandleLike>(model: Model
  * What the screen shows, which is coarser than the state: `finishing` looks like `uploading`,
  * `offline` like `retrying`, and the three picking states alike. Focus moves when this changes.
  */
-export type Screen = 'picker' | 'checking' | 'sending' | 'paused' | 'waiting' | 'done';
+export type Screen = 'picker' | 'checking' | 'sending' | 'paused' | 'waiting' | 'done' | RecordingKind;
+type RecordingKind = 'permission' | 'preview' | 'countdown' | 'recording' | 'review';
 export function screenOf(state: { kind: StateKind }): Screen {
   switch (state.kind) {
+    case 'permission':
+    case 'preview':
+    case 'countdown':
+    case 'recording':
+    case 'review':
+      return state.kind;
     case 'idle':
     case 'failed':
     case 'cancelled':
@@ -411,6 +491,160 @@ function live<F extends FileLike, H extends HandleLike>(model: Model<F, H>, atte
   return attempt === model.attempt && isSending(model.state) ? model.state : null;
 }
 
+/** The recorder's states: leaving any of them lets the camera or screen go. */
+const RECORDING = ['permission', 'preview', 'countdown', 'recording', 'review'] as const satisfies readonly StateKind[];
+
+function isRecording(state: { kind: StateKind }): boolean {
+  return (RECORDING as readonly StateKind[]).includes(state.kind);
+}
+
+/** The upload sent while recording, when an event is of its attempt. */
+function liveOf<F extends FileLike, H extends HandleLike>(model: Model<F, H>, attempt: number): LiveUpload | null {
+  return model.live?.attempt === attempt ? model.live : null;
+}
+
+/** Drops the take and the upload sent while recording, if any: later events of either are stale. */
+function dropTake<F extends FileLike, H extends HandleLike>(model: Model<F, H>): { model: Model<F, H>; effects: Effect<F, H>[] } {
+  return {
+    model: { ...model, attempt: model.attempt + 1, live: null, notice: null },
+    effects: model.live ? [{ type: 'dropLive', uploadUrl: model.live.url }] : [],
+  };
+}
+
+function sourceFailure(setup: MachineSetup, source: RecordSource, failure: SourceFailure): string {
+  const { texts: t } = setup;
+  if (failure === 'denied') return source === 'camera' ? t.cameraDenied : t.screenDenied;
+  return failure === 'noDevice' ? t.noCamera : t.recordFailed;
+}
+
+/** After 3, 2, 1: recording, and with `uploadWhileRecording` its upload, under a new attempt. */
+function countdownTick<F extends FileLike, H extends HandleLike>(
+  model: Model<F, H>,
+  setup: MachineSetup,
+  state: Extract<UploadState<F, H>, { kind: 'countdown' }>,
+): Step<F, H> {
+  if (state.left > 1) return { model: { ...model, state: { ...state, left: state.left - 1 } }, effects: [{ type: 'countdown' }] };
+  const attempt = model.attempt + 1;
+  const live = setup.uploadWhileRecording;
+  return {
+    model: {
+      ...model,
+      attempt,
+      live: live ? { attempt, url: undefined, sent: 0, waiting: false } : null,
+      state: { kind: 'recording', source: state.source, elapsedMs: 0, bytes: 0, stopping: false },
+    },
+    effects: [{ type: 'startRecorder', attempt, live }],
+  };
+}
+
+/**
+ * Upload the take: the upload sent while recording sends what is left and declares the length
+ * (it becomes the upload, so its events count from here as any upload's); without one, the take
+ * is checked and uploaded as a chosen file is.
+ */
+function keep<F extends FileLike, H extends HandleLike>(model: Model<F, H>, file: F): Step<F, H> {
+  const { live } = model;
+  if (live)
+    return {
+      model: {
+        ...model,
+        live: null,
+        notice: live.waiting ? model.notice : null,
+        state: { kind: live.waiting ? 'retrying' : 'uploading', file, sent: live.sent, allSent: false },
+      },
+      effects: [
+        { type: 'closeSource' },
+        { type: 'resetMeter' },
+        ...(live.waiting ? [] : [post<F, H>({ type: 'uploading', busy: true })]),
+        { type: 'endLive' },
+      ],
+    };
+  const attempt = model.attempt + 1;
+  return {
+    model: { ...model, attempt, notice: null, state: { kind: 'checking', file, handle: undefined } },
+    effects: [{ type: 'closeSource' }, { type: 'check', attempt, file }],
+  };
+}
+
+/** The recorder's events, and the live upload's while it records. */
+function recordingStep<F extends FileLike, H extends HandleLike>(
+  model: Model<F, H>,
+  event: Extract<UploadEvent<F, H>, { type: RecordingEventType }>,
+  setup: MachineSetup,
+): Step<F, H> {
+  const { state } = model;
+  const same: Step<F, H> = { model, effects: [] };
+  switch (event.type) {
+    case 'record':
+      if (!isPicking(state) || !setup.sources.includes(event.source)) return same;
+      return {
+        model: { ...model, notice: null, state: { kind: 'permission', source: event.source } },
+        effects: [{ type: 'openSource', source: event.source }],
+      };
+    case 'sourceReady':
+      return state.kind === 'permission' ? { model: { ...model, state: { kind: 'preview', source: state.source } }, effects: [] } : same;
+    case 'sourceFailed':
+      if (state.kind !== 'permission') return same;
+      return {
+        model: { ...model, state: { kind: 'idle' }, notice: { tone: 'error', text: sourceFailure(setup, state.source, event.failure) } },
+        effects: [{ type: 'closeSource' }],
+      };
+    case 'startCountdown':
+      return state.kind === 'preview'
+        ? { model: { ...model, state: { kind: 'countdown', source: state.source, left: 3 } }, effects: [{ type: 'countdown' }] }
+        : same;
+    case 'tick':
+      return state.kind === 'countdown' ? countdownTick(model, setup, state) : same;
+    case 'recorded':
+      if (state.kind !== 'recording' || event.attempt !== model.attempt) return same;
+      return { model: { ...model, state: { ...state, bytes: event.bytes, elapsedMs: event.elapsedMs } }, effects: [] };
+    case 'stopRecording': {
+      const cut = event.reason === 'stop' ? null : { tone: 'info' as const, text: setup.texts.recordingCut };
+      // Before recording starts there is nothing to keep: back to the choice.
+      if (state.kind === 'preview' || state.kind === 'countdown')
+        return { model: { ...model, state: { kind: 'idle' }, notice: cut }, effects: [{ type: 'closeSource' }] };
+      if (state.kind !== 'recording' || state.stopping) return same;
+      return { model: { ...model, notice: cut ?? model.notice, state: { ...state, stopping: true } }, effects: [{ type: 'stopRecorder' }] };
+    }
+    case 'recordingEnded':
+      if (state.kind !== 'recording' || event.attempt !== model.attempt) return same;
+      return {
+        model: { ...model, state: { kind: 'review', source: state.source, file: event.file, durationMs: event.durationMs } },
+        effects: [],
+      };
+    case 'keep':
+      return state.kind === 'review' ? keep(model, state.file) : same;
+    case 'retake': {
+      if (state.kind !== 'review') return same;
+      const dropped = dropTake(model);
+      return { model: { ...dropped.model, state: { kind: 'preview', source: state.source } }, effects: dropped.effects };
+    }
+    case 'cancelRecording': {
+      if (!isRecording(state)) return same;
+      const dropped = dropTake(model);
+      return { model: { ...dropped.model, state: { kind: 'idle' } }, effects: [{ type: 'closeSource' }, ...dropped.effects] };
+    }
+    case 'liveStored': {
+      const live = liveOf(model, event.attempt);
+      return live ? { model: { ...model, live: { ...live, url: event.uploadUrl } }, effects: [] } : same;
+    }
+  }
+}
+
+type RecordingEventType =
+  | 'record'
+  | 'sourceReady'
+  | 'sourceFailed'
+  | 'startCountdown'
+  | 'tick'
+  | 'recorded'
+  | 'stopRecording'
+  | 'recordingEnded'
+  | 'keep'
+  | 'retake'
+  | 'cancelRecording'
+  | 'liveStored';
+
 /** One step: the next model, and what must be done for it, in order. */
 export function reduce<F extends FileLike, H extends HandleLike>(
   model: Model<F, H>,
@@ -433,7 +667,9 @@ export function reduce<F extends FileLike, H extends HandleLike>(
       return { model: { ...model, stored: event.resume }, effects: [] };
     case 'progress': {
       const sending = live(model, event.attempt);
-      return sending ? progress(model, sending, event.sent) : same;
+      if (sending) return progress(model, sending, event.sent);
+      const recording = liveOf(model, event.attempt);
+      return recording ? { model: { ...model, live: { ...recording, sent: event.sent } }, effects: [] } : same;
     }
     case 'succeeded': {
       const sending = live(model, event.attempt);
@@ -450,7 +686,9 @@ export function reduce<F extends FileLike, H extends HandleLike>(
     }
     case 'refused': {
       const sending = live(model, event.attempt);
-      if (!sending) return same;
+      // The upload sent while recording was refused: the take is uploaded whole once kept, and a refusal then is reported.
+      if (!sending)
+        return liveOf(model, event.attempt) ? { model: { ...model, live: null }, effects: [{ type: 'releaseTransport' }] } : same;
       const { code, requestId } = event;
       return failed(model, setup, sending, t.serverRefused(code), {
         reason: 'server',
@@ -460,7 +698,18 @@ export function reduce<F extends FileLike, H extends HandleLike>(
     }
     case 'networkError': {
       const sending = live(model, event.attempt);
-      return sending ? networkError(model, setup, sending, event.bytesUploaded, event.online) : same;
+      if (sending) return networkError(model, setup, sending, event.bytesUploaded, event.online);
+      // While recording, the recording goes on and its data waits; the upload continues as any does (resume).
+      const recording = liveOf(model, event.attempt);
+      if (!recording) return same;
+      return {
+        model: {
+          ...model,
+          live: { ...recording, sent: event.bytesUploaded, waiting: true },
+          notice: { tone: 'error', text: t.networkError },
+        },
+        effects: [],
+      };
     }
     case 'unreachable': {
       const sending = live(model, event.attempt);
@@ -475,6 +724,8 @@ export function reduce<F extends FileLike, H extends HandleLike>(
     case 'pause':
       return pause(model);
     case 'resume':
+      if (model.live?.waiting)
+        return { model: { ...model, live: { ...model.live, waiting: false }, notice: null }, effects: [{ type: 'resumeTransport' }] };
       if (state.kind !== 'paused' && state.kind !== 'offline' && state.kind !== 'retrying') return same;
       return {
         model: { ...model, notice: null, state: { ...state, kind: state.allSent ? 'finishing' : 'uploading' } },
@@ -521,6 +772,19 @@ export function reduce<F extends FileLike, H extends HandleLike>(
       return event.stored === model.stored && event.handle.name === event.stored.fileName
         ? { model: { ...model, keptHandle: event.handle }, effects: [] }
         : same;
+    case 'record':
+    case 'sourceReady':
+    case 'sourceFailed':
+    case 'startCountdown':
+    case 'tick':
+    case 'recorded':
+    case 'stopRecording':
+    case 'recordingEnded':
+    case 'keep':
+    case 'retake':
+    case 'cancelRecording':
+    case 'liveStored':
+      return recordingStep(model, event, setup);
     case 'processing': {
       if (state.kind !== 'done') return same;
       const { status } = event;
@@ -564,4 +828,15 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: SENDING, on: 'refused', to: ['failed'] },
   { from: SENDING, on: 'unreachable', to: ['failed'] },
   { from: SENDING, on: 'cancel', to: ['cancelled'] },
+  { from: PICKING, on: 'record', to: ['permission'] },
+  { from: ['permission'], on: 'sourceReady', to: ['preview'] },
+  { from: ['permission'], on: 'sourceFailed', to: ['idle'], note: 'denied, no camera' },
+  { from: ['preview'], on: 'startCountdown', to: ['countdown'] },
+  { from: ['countdown'], on: 'tick', to: ['recording'], note: 'after 3, 2, 1' },
+  { from: ['preview', 'countdown'], on: 'stopRecording', to: ['idle'], note: 'the camera or share gone' },
+  { from: ['recording'], on: 'recordingEnded', to: ['review'] },
+  { from: ['review'], on: 'keep', to: ['uploading', 'retrying'], note: 'sent while recording' },
+  { from: ['review'], on: 'keep', to: ['checking'] },
+  { from: ['review'], on: 'retake', to: ['preview'] },
+  { from: RECORDING, on: 'cancelRecording', to: ['idle'] },
 ];

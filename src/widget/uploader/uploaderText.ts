@@ -10,6 +10,12 @@ export function statusLine(state: UploaderModel['state'], t: Texts): string {
     case 'idle':
     case 'failed':
     case 'cancelled':
+    // The recorder's states are announced by its own panel.
+    case 'permission':
+    case 'preview':
+    case 'countdown':
+    case 'recording':
+    case 'review':
       return '';
     case 'checking':
       return t.preparing(state.file.name);

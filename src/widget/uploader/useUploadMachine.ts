@@ -75,8 +75,15 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
   const { boot, strings, host, startUpload, fingerprint, preview, limits, now, autoRetryMs } = wiring;
   const { discard, processingStatus, statusPollMs, handles } = wiring;
   const setup = useMemo<MachineSetup>(
-    () => ({ videoId: boot.videoId, maxFileSize: boot.maxFileSize, limits: boot.limits, texts: textsFor(strings) }),
-    [boot.videoId, boot.maxFileSize, boot.limits, strings],
+    () => ({
+      videoId: boot.videoId,
+      maxFileSize: boot.maxFileSize,
+      limits: boot.limits,
+      sources: boot.sources,
+      uploadWhileRecording: boot.uploadWhileRecording,
+      texts: textsFor(strings),
+    }),
+    [boot.videoId, boot.maxFileSize, boot.limits, boot.sources, boot.uploadWhileRecording, strings],
   );
   const [model, setModel] = useState<UploaderModel>(() => initialModel(boot.resume));
   // The model as of the last event, for events that arrive before the next render.
@@ -171,6 +178,16 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
         case 'askProcessing':
           if (effect.when === 'now') void askProcessing();
           else poll.current = setTimeout(() => void askProcessing(), statusPollMs);
+          return;
+        // The recorder's effects follow only a `record` event, which no control sends until the
+        // Record choice and its lazily loaded recorder exist (issue 23, next step).
+        case 'openSource':
+        case 'closeSource':
+        case 'countdown':
+        case 'startRecorder':
+        case 'stopRecorder':
+        case 'endLive':
+        case 'dropLive':
           return;
       }
     };

@@ -72,6 +72,13 @@ export const DE: PageTexts = {
   processingFailed: 'Die Verarbeitung ist fehlgeschlagen. Der Betreiber der Website kann den Grund sehen.',
   continueFile: '„{name}“ ab {percent} fortsetzen',
   reopenFailed: '„{name}“ konnte nicht erneut geöffnet werden. Wählen Sie die Datei mit der Schaltfläche unten.',
+  cameraDenied:
+    'Kamera oder Mikrofon wurden nicht erlaubt. Erlauben Sie sie in den Website-Einstellungen des Browsers, oder wählen Sie eine Datei.',
+  screenDenied: 'Die Bildschirmfreigabe wurde nicht erlaubt. Versuchen Sie es erneut, oder wählen Sie eine Datei.',
+  noCamera: 'Es wurde keine Kamera gefunden. Schließen Sie eine an, oder wählen Sie eine Datei.',
+  recordFailed: 'In diesem Browser kann keine Aufnahme starten. Wählen Sie stattdessen eine Datei.',
+  recordingCut:
+    'Die Aufnahme wurde beendet, weil die Seite ausgeblendet oder die Freigabe beendet wurde. Das Aufgenommene bleibt erhalten.',
   unitByte: 'B',
   unitKiB: 'KiB',
   unitMiB: 'MiB',

@@ -71,6 +71,12 @@ export const FR: PageTexts = {
   processingFailed: 'Le traitement a échoué. Le responsable du site peut en voir la raison.',
   continueFile: 'Reprendre « {name} » à partir de {percent}',
   reopenFailed: 'Impossible de rouvrir « {name} ». Choisissez-le avec le bouton ci-dessous.',
+  cameraDenied:
+    'La caméra ou le micro n’a pas été autorisé. Autorisez-les dans les paramètres du site du navigateur, ou choisissez un fichier.',
+  screenDenied: 'Le partage de l’écran n’a pas été autorisé. Réessayez, ou choisissez un fichier.',
+  noCamera: 'Aucune caméra n’a été trouvée. Branchez-en une, ou choisissez un fichier.',
+  recordFailed: 'L’enregistrement ne peut pas démarrer dans ce navigateur. Choisissez plutôt un fichier.',
+  recordingCut: 'L’enregistrement s’est arrêté, car la page a été masquée ou le partage a pris fin. Ce qui a été enregistré est conservé.',
   unitByte: 'o',
   unitKiB: 'Kio',
   unitMiB: 'Mio',
