@@ -8,7 +8,7 @@ import { DonePanel } from './DonePanel';
 import { browserHandleStore, type HandleStore } from './fileHandles';
 import type { HostLink } from './hostLink';
 import { applyLook } from './look';
-import { askingNow, isMoving, isPicking, isSending, screenOf } from './machine';
+import { askingNow, isMoving, isPicking, isRecording, isSending, screenOf } from './machine';
 import { useEscapeKey, useEverySecond, useFocusOnChange, useLeavePrompt, usePastedFile } from './pageHooks';
 import { Preview } from './Preview';
 import { fetchProcessingStatus } from './processingStatus';
@@ -67,7 +67,7 @@ export function App({
   const handles = useMemo(() => givenHandles ?? (boot.form === 'popup' ? browserHandleStore() : undefined), [givenHandles, boot.form]);
   // One reading per file for the duration check and the Preview.
   const preview = useMemo(() => (limits ? limits.sharedPreview(givenPreview) : givenPreview), [limits, givenPreview]);
-  const { model, send, setup, meter } = useUploadMachine({
+  const { model, send, setup, meter, recorder } = useUploadMachine({
     boot,
     strings,
     host,
@@ -110,6 +110,7 @@ export function App({
           stored={model.stored}
           keptHandle={model.keptHandle}
           keepsHandles={!!handles}
+          sources={boot.sources}
           primary={primary}
           send={send}
         />
@@ -125,7 +126,10 @@ export function App({
       <p role="status" class={state.kind === 'done' ? 'status done' : 'status'}>
         {statusLine(state, t)}
       </p>
-      {'file' in state && <Preview file={state.file} texts={t} preview={preview} />}
+      {'file' in state && state.kind !== 'review' && <Preview file={state.file} texts={t} preview={preview} />}
+      {recorder && isRecording(state) && (
+        <recorder.Panel texts={t} state={state} stream={recorder.session.stream()} primary={primary} send={send} />
+      )}
       {isSending(state) && (
         <SendingPanel texts={t} state={state} estimate={meter.estimate(state.file.size)} asking={!!asking} primary={primary} send={send} />
       )}

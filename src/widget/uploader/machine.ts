@@ -494,7 +494,9 @@ function live<F extends FileLike, H extends HandleLike>(model: Model<F, H>, atte
 /** The recorder's states: leaving any of them lets the camera or screen go. */
 const RECORDING = ['permission', 'preview', 'countdown', 'recording', 'review'] as const satisfies readonly StateKind[];
 
-function isRecording(state: { kind: StateKind }): boolean {
+export function isRecording<F extends FileLike, H extends HandleLike>(
+  state: UploadState<F, H>,
+): state is Extract<UploadState<F, H>, { kind: (typeof RECORDING)[number] }> {
   return (RECORDING as readonly StateKind[]).includes(state.kind);
 }
 

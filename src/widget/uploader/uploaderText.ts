@@ -1,4 +1,4 @@
-import { formatPercent } from './format';
+import { formatDuration, formatPercent } from './format';
 import type { Texts } from './i18n';
 import type { FileHandle } from './fileHandles';
 import type { Question } from './machine';
@@ -10,13 +10,16 @@ export function statusLine(state: UploaderModel['state'], t: Texts): string {
     case 'idle':
     case 'failed':
     case 'cancelled':
-    // The recorder's states are announced by its own panel.
-    case 'permission':
     case 'preview':
-    case 'countdown':
-    case 'recording':
-    case 'review':
       return '';
+    case 'permission':
+      return t.askingSource;
+    case 'countdown':
+      return t.countdown(String(state.left));
+    case 'recording':
+      return t.recordingNow;
+    case 'review':
+      return t.reviewTake(formatDuration(state.durationMs / 1000, t));
     case 'checking':
       return t.preparing(state.file.name);
     case 'uploading':
