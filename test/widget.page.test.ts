@@ -142,11 +142,18 @@ describe('GET /UploadWidget/Upload: a valid request', () => {
     const videoId = await registerVideo(service);
     const boot = async (overrides: Record<string, string>) =>
       jsonBlock<UploadPageBoot>((await getPage(service, pageQuery(service, videoId, overrides))).html, 'upload-boot')!;
-    expect(await boot({})).toMatchObject({ sources: ['file'], uploadWhileRecording: false });
-    expect(await boot({ sources: '["file","camera","screen"]', uploadWhileRecording: 'true' })).toMatchObject({
-      sources: ['file', 'camera', 'screen'],
-      uploadWhileRecording: true,
+    const plain = await boot({});
+    expect(plain).toMatchObject({ sources: ['file'], uploadWhileRecording: false });
+    // The recorder's words come with the boot data of a page that records, in its language, the `strings` option's first.
+    expect(plain.strings).not.toHaveProperty('recordCamera');
+    const recording = await boot({
+      sources: '["file","camera","screen"]',
+      uploadWhileRecording: 'true',
+      lang: 'de',
+      strings: JSON.stringify({ retake: 'Noch mal' }),
     });
+    expect(recording).toMatchObject({ sources: ['file', 'camera', 'screen'], uploadWhileRecording: true });
+    expect(recording.strings).toMatchObject({ recordCamera: 'Mit der Kamera aufnehmen', retake: 'Noch mal' });
     const expected = 'Invalid Parameter: sources must be a list of "file", "camera", "screen"';
     await expectErrorPage(pageQuery(service, videoId, { sources: '["microphone"]' }), '106', expected, 400);
     await expectErrorPage(pageQuery(service, videoId, { sources: '[]' }), '106', expected, 400);

@@ -17,6 +17,7 @@ import type { StartUpload } from './uploadCore';
 import { questionWords, statusLine } from './uploaderText';
 import { useUploadMachine } from './useUploadMachine';
 import type * as Limits from './limits';
+import type { RecordChoice } from './RecordChoice';
 import { previewVideo } from './videoPreview';
 
 export interface AppProps {
@@ -36,6 +37,8 @@ export interface AppProps {
   preview?: typeof previewVideo;
   /** The checks and words of the page's restrictions (limits.ts), when it sets any (main.tsx loads them). */
   limits?: typeof Limits | undefined;
+  /** "Record with camera", "Record the screen", when the page's `sources` ask for recording (main.tsx loads them). */
+  RecordChoice?: typeof RecordChoice | undefined;
   /** The video's status after the upload. @default fetchProcessingStatus (GET /UploadWidget/Status with the ticket) */
   processingStatus?: (ticket: string) => Promise<number | undefined>;
   /** How often to ask for it. @default 5 000 */
@@ -62,6 +65,7 @@ export function App({
   statusPollMs = 5000,
   handles: givenHandles,
   limits,
+  RecordChoice,
 }: AppProps) {
   // The overlay's iframe is third-party: its storage is partitioned or refused, so only the popup keeps handles.
   const handles = useMemo(() => givenHandles ?? (boot.form === 'popup' ? browserHandleStore() : undefined), [givenHandles, boot.form]);
@@ -110,6 +114,8 @@ export function App({
           stored={model.stored}
           keptHandle={model.keptHandle}
           keepsHandles={!!handles}
+          files={boot.sources.includes('file')}
+          RecordChoice={RecordChoice}
           sources={boot.sources}
           primary={primary}
           send={send}
@@ -124,7 +130,7 @@ export function App({
         />
       )}
       <p role="status" class={state.kind === 'done' ? 'status done' : 'status'}>
-        {statusLine(state, t)}
+        {isRecording(state) ? recorder?.status(state, t) : statusLine(state, t)}
       </p>
       {'file' in state && state.kind !== 'review' && <Preview file={state.file} texts={t} preview={preview} />}
       {recorder && isRecording(state) && (

@@ -5,7 +5,7 @@ import type { FileHandle } from './fileHandles';
 import { FilePicker } from './FilePicker';
 import { formatBytes, formatPercent } from './format';
 import type { Texts } from './i18n';
-import { RecordChoice } from './RecordChoice';
+import type { RecordChoice } from './RecordChoice';
 import type { Send } from './useUploadMachine';
 
 interface ChoosePanelProps {
@@ -18,15 +18,18 @@ interface ChoosePanelProps {
   keptHandle: FileHandle | undefined;
   /** Whether a dropped file's handle can be kept (the popup form). */
   keepsHandles: boolean;
-  /** The `sources` option: the file choice, and the recording ones this browser offers. */
+  /** Whether the page's `sources` offer the file choice. */
+  files: boolean;
+  /** The recording choices, when its `sources` ask for any (App.tsx). */
+  RecordChoice: typeof RecordChoice | undefined;
   sources: readonly UploadSource[];
   primary: Ref<HTMLButtonElement>;
   send: Send;
 }
 
 /** The file choice: the earlier upload if there is one, the picker, and the limits. */
-export function ChoosePanel({ texts: t, maxFileSize, hints, stored, keptHandle, keepsHandles, sources, primary, send }: ChoosePanelProps) {
-  const files = sources.includes('file');
+export function ChoosePanel(props: ChoosePanelProps) {
+  const { texts: t, maxFileSize, hints, stored, keptHandle, keepsHandles, files, RecordChoice, sources, primary, send } = props;
   const storedPercent = stored ? formatPercent(stored.offset, stored.size) : '';
   return (
     <>
@@ -53,9 +56,7 @@ export function ChoosePanel({ texts: t, maxFileSize, hints, stored, keptHandle, 
           }
         />
       )}
-      {sources.length > 1 || !files ? (
-        <RecordChoice texts={t} sources={sources} buttonRef={files || keptHandle ? undefined : primary} send={send} />
-      ) : null}
+      {RecordChoice && <RecordChoice texts={t} sources={sources} buttonRef={files || keptHandle ? undefined : primary} send={send} />}
       <p class="hint">{t.limit(formatBytes(maxFileSize, t))}</p>
       {hints.map((hint) => (
         <p class="hint" key={hint}>

@@ -19,6 +19,7 @@ import {
   type UploadEvent,
 } from './machine';
 import { DIAGRAM_MARKERS, stateDiagram } from './stateDiagram';
+import { recordingStep } from './recorder/transitions';
 
 const SETUP: MachineSetup = {
   videoId: 'video-1',
@@ -57,7 +58,7 @@ function runWith(setup: MachineSetup, model: Model, ...events: LiveEvent[]): { m
   const effects: Effect[] = [];
   let current = model;
   for (const event of events) {
-    const step = reduce(current, typeof event === 'function' ? event(current) : event, setup);
+    const step = reduce(current, typeof event === 'function' ? event(current) : event, setup, recordingStep);
     current = step.model;
     effects.push(...step.effects);
   }
@@ -741,7 +742,7 @@ describe('machine: the transition table', () => {
     const made = new Set<string>();
     for (const model of samples()) {
       for (const event of events(model)) {
-        const next = reduce(model, event, LIMITED).model.state.kind;
+        const next = reduce(model, event, LIMITED, recordingStep).model.state.kind;
         if (next !== model.state.kind) made.add(edge(model.state.kind, event.type, next));
       }
     }

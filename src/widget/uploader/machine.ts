@@ -85,7 +85,7 @@ export type UploadState<F extends FileLike, H extends HandleLike> =
   | { kind: 'review'; source: RecordSource; file: F; durationMs: number };
 
 /** Why the browser gave no camera or screen: refused by the person or a policy, no such device, or anything else. */
-type SourceFailure = 'denied' | 'noDevice' | 'failed';
+export type SourceFailure = 'denied' | 'noDevice' | 'failed';
 /** Why a recording stopped: Stop, the page hidden (another tab, the phone locked), or the shared screen or camera gone. */
 type StopReason = 'stop' | 'hidden' | 'ended';
 
@@ -324,7 +324,10 @@ export function screenOf(state: { kind: StateKind }): Screen {
 }
 
 const fileInfo = (setup: MachineSetup, file: FileLike) => ({ videoId: setup.videoId, fileName: file.name, fileSize: file.size });
-const post = <F extends FileLike, H extends HandleLike>(message: WithoutEnvelope<PageMessage>): Effect<F, H> => ({ type: 'post', message });
+export const post = <F extends FileLike, H extends HandleLike>(message: WithoutEnvelope<PageMessage>): Effect<F, H> => ({
+  type: 'post',
+  message,
+});
 const FINAL_STATUSES: readonly number[] = PROCESSED_STATUSES;
 
 /**
@@ -501,140 +504,19 @@ export function isRecording<F extends FileLike, H extends HandleLike>(
 }
 
 /** The upload sent while recording, when an event is of its attempt. */
-function liveOf<F extends FileLike, H extends HandleLike>(model: Model<F, H>, attempt: number): LiveUpload | null {
+export function liveOf<F extends FileLike, H extends HandleLike>(model: Model<F, H>, attempt: number): LiveUpload | null {
   return model.live?.attempt === attempt ? model.live : null;
 }
 
-/** Drops the take and the upload sent while recording, if any: later events of either are stale. */
-function dropTake<F extends FileLike, H extends HandleLike>(model: Model<F, H>): { model: Model<F, H>; effects: Effect<F, H>[] } {
-  return {
-    model: { ...model, attempt: model.attempt + 1, live: null, notice: null },
-    effects: model.live ? [{ type: 'dropLive', uploadUrl: model.live.url }] : [],
-  };
-}
-
-function sourceFailure(setup: MachineSetup, source: RecordSource, failure: SourceFailure): string {
-  const { texts: t } = setup;
-  if (failure === 'denied') return source === 'camera' ? t.cameraDenied : t.screenDenied;
-  return failure === 'noDevice' ? t.noCamera : t.recordFailed;
-}
-
-/** After 3, 2, 1: recording, and with `uploadWhileRecording` its upload, under a new attempt. */
-function countdownTick<F extends FileLike, H extends HandleLike>(
-  model: Model<F, H>,
-  setup: MachineSetup,
-  state: Extract<UploadState<F, H>, { kind: 'countdown' }>,
-): Step<F, H> {
-  if (state.left > 1) return { model: { ...model, state: { ...state, left: state.left - 1 } }, effects: [{ type: 'countdown' }] };
-  const attempt = model.attempt + 1;
-  const live = setup.uploadWhileRecording;
-  return {
-    model: {
-      ...model,
-      attempt,
-      live: live ? { attempt, url: undefined, sent: 0, waiting: false } : null,
-      state: { kind: 'recording', source: state.source, elapsedMs: 0, bytes: 0, stopping: false },
-    },
-    effects: [{ type: 'startRecorder', attempt, live }],
-  };
-}
-
 /**
- * Upload the take: the upload sent while recording sends what is left and declares the length
- * (it becomes the upload, so its events count from here as any upload's); without one, the take
- * is checked and uploaded as a chosen file is.
+ * The recorder's events after `record`: only the recorder (its panel and session) sends them;
+ * and the transport's, when they are of the upload sent while recording.
  */
-function keep<F extends FileLike, H extends HandleLike>(model: Model<F, H>, file: F): Step<F, H> {
-  const { live } = model;
-  if (live)
-    return {
-      model: {
-        ...model,
-        live: null,
-        notice: live.waiting ? model.notice : null,
-        state: { kind: live.waiting ? 'retrying' : 'uploading', file, sent: live.sent, allSent: false },
-      },
-      effects: [
-        { type: 'closeSource' },
-        { type: 'resetMeter' },
-        ...(live.waiting ? [] : [post<F, H>({ type: 'uploading', busy: true })]),
-        { type: 'endLive' },
-      ],
-    };
-  const attempt = model.attempt + 1;
-  return {
-    model: { ...model, attempt, notice: null, state: { kind: 'checking', file, handle: undefined } },
-    effects: [{ type: 'closeSource' }, { type: 'check', attempt, file }],
-  };
-}
-
-/** The recorder's events, and the live upload's while it records. */
-function recordingStep<F extends FileLike, H extends HandleLike>(
-  model: Model<F, H>,
-  event: Extract<UploadEvent<F, H>, { type: RecordingEventType }>,
-  setup: MachineSetup,
-): Step<F, H> {
-  const { state } = model;
-  const same: Step<F, H> = { model, effects: [] };
-  switch (event.type) {
-    case 'record':
-      if (!isPicking(state) || !setup.sources.includes(event.source)) return same;
-      return {
-        model: { ...model, notice: null, state: { kind: 'permission', source: event.source } },
-        effects: [{ type: 'openSource', source: event.source }],
-      };
-    case 'sourceReady':
-      return state.kind === 'permission' ? { model: { ...model, state: { kind: 'preview', source: state.source } }, effects: [] } : same;
-    case 'sourceFailed':
-      if (state.kind !== 'permission') return same;
-      return {
-        model: { ...model, state: { kind: 'idle' }, notice: { tone: 'error', text: sourceFailure(setup, state.source, event.failure) } },
-        effects: [{ type: 'closeSource' }],
-      };
-    case 'startCountdown':
-      return state.kind === 'preview'
-        ? { model: { ...model, state: { kind: 'countdown', source: state.source, left: 3 } }, effects: [{ type: 'countdown' }] }
-        : same;
-    case 'tick':
-      return state.kind === 'countdown' ? countdownTick(model, setup, state) : same;
-    case 'recorded':
-      if (state.kind !== 'recording' || event.attempt !== model.attempt) return same;
-      return { model: { ...model, state: { ...state, bytes: event.bytes, elapsedMs: event.elapsedMs } }, effects: [] };
-    case 'stopRecording': {
-      const cut = event.reason === 'stop' ? null : { tone: 'info' as const, text: setup.texts.recordingCut };
-      // Before recording starts there is nothing to keep: back to the choice.
-      if (state.kind === 'preview' || state.kind === 'countdown')
-        return { model: { ...model, state: { kind: 'idle' }, notice: cut }, effects: [{ type: 'closeSource' }] };
-      if (state.kind !== 'recording' || state.stopping) return same;
-      return { model: { ...model, notice: cut ?? model.notice, state: { ...state, stopping: true } }, effects: [{ type: 'stopRecorder' }] };
-    }
-    case 'recordingEnded':
-      if (state.kind !== 'recording' || event.attempt !== model.attempt) return same;
-      return {
-        model: { ...model, state: { kind: 'review', source: state.source, file: event.file, durationMs: event.durationMs } },
-        effects: [],
-      };
-    case 'keep':
-      return state.kind === 'review' ? keep(model, state.file) : same;
-    case 'retake': {
-      if (state.kind !== 'review') return same;
-      const dropped = dropTake(model);
-      return { model: { ...dropped.model, state: { kind: 'preview', source: state.source } }, effects: dropped.effects };
-    }
-    case 'cancelRecording': {
-      if (!isRecording(state)) return same;
-      const dropped = dropTake(model);
-      return { model: { ...dropped.model, state: { kind: 'idle' } }, effects: [{ type: 'closeSource' }, ...dropped.effects] };
-    }
-    case 'liveStored': {
-      const live = liveOf(model, event.attempt);
-      return live ? { model: { ...model, live: { ...live, url: event.uploadUrl } }, effects: [] } : same;
-    }
-  }
-}
-
 type RecordingEventType =
-  | 'record'
+  | 'progress'
+  | 'refused'
+  | 'networkError'
+  | 'resume'
   | 'sourceReady'
   | 'sourceFailed'
   | 'startCountdown'
@@ -647,11 +529,23 @@ type RecordingEventType =
   | 'cancelRecording'
   | 'liveStored';
 
+/**
+ * The recorder's transitions after `record` (recorder/transitions.ts). They come with the
+ * recorder's chunk, which `record` asks for (openSource), so a page that never records does not
+ * carry them (test/widget.budget.test.ts); none of their events can come before it.
+ */
+export type RecordingStep = <F extends FileLike, H extends HandleLike>(
+  model: Model<F, H>,
+  event: Extract<UploadEvent<F, H>, { type: RecordingEventType }>,
+  setup: MachineSetup,
+) => Step<F, H>;
+
 /** One step: the next model, and what must be done for it, in order. */
 export function reduce<F extends FileLike, H extends HandleLike>(
   model: Model<F, H>,
   event: UploadEvent<F, H>,
   setup: MachineSetup,
+  recording?: RecordingStep,
 ): Step<F, H> {
   const { texts: t } = setup;
   const same: Step<F, H> = { model, effects: [] };
@@ -670,8 +564,7 @@ export function reduce<F extends FileLike, H extends HandleLike>(
     case 'progress': {
       const sending = live(model, event.attempt);
       if (sending) return progress(model, sending, event.sent);
-      const recording = liveOf(model, event.attempt);
-      return recording ? { model: { ...model, live: { ...recording, sent: event.sent } }, effects: [] } : same;
+      return recording ? recording(model, event, setup) : same;
     }
     case 'succeeded': {
       const sending = live(model, event.attempt);
@@ -688,9 +581,7 @@ export function reduce<F extends FileLike, H extends HandleLike>(
     }
     case 'refused': {
       const sending = live(model, event.attempt);
-      // The upload sent while recording was refused: the take is uploaded whole once kept, and a refusal then is reported.
-      if (!sending)
-        return liveOf(model, event.attempt) ? { model: { ...model, live: null }, effects: [{ type: 'releaseTransport' }] } : same;
+      if (!sending) return recording ? recording(model, event, setup) : same;
       const { code, requestId } = event;
       return failed(model, setup, sending, t.serverRefused(code), {
         reason: 'server',
@@ -701,17 +592,7 @@ export function reduce<F extends FileLike, H extends HandleLike>(
     case 'networkError': {
       const sending = live(model, event.attempt);
       if (sending) return networkError(model, setup, sending, event.bytesUploaded, event.online);
-      // While recording, the recording goes on and its data waits; the upload continues as any does (resume).
-      const recording = liveOf(model, event.attempt);
-      if (!recording) return same;
-      return {
-        model: {
-          ...model,
-          live: { ...recording, sent: event.bytesUploaded, waiting: true },
-          notice: { tone: 'error', text: t.networkError },
-        },
-        effects: [],
-      };
+      return recording ? recording(model, event, setup) : same;
     }
     case 'unreachable': {
       const sending = live(model, event.attempt);
@@ -726,8 +607,7 @@ export function reduce<F extends FileLike, H extends HandleLike>(
     case 'pause':
       return pause(model);
     case 'resume':
-      if (model.live?.waiting)
-        return { model: { ...model, live: { ...model.live, waiting: false }, notice: null }, effects: [{ type: 'resumeTransport' }] };
+      if (model.live && recording) return recording(model, event, setup);
       if (state.kind !== 'paused' && state.kind !== 'offline' && state.kind !== 'retrying') return same;
       return {
         model: { ...model, notice: null, state: { ...state, kind: state.allSent ? 'finishing' : 'uploading' } },
@@ -775,6 +655,11 @@ export function reduce<F extends FileLike, H extends HandleLike>(
         ? { model: { ...model, keptHandle: event.handle }, effects: [] }
         : same;
     case 'record':
+      if (!isPicking(state) || !setup.sources.includes(event.source)) return same;
+      return {
+        model: { ...model, notice: null, state: { kind: 'permission', source: event.source } },
+        effects: [{ type: 'openSource', source: event.source }],
+      };
     case 'sourceReady':
     case 'sourceFailed':
     case 'startCountdown':
@@ -786,7 +671,7 @@ export function reduce<F extends FileLike, H extends HandleLike>(
     case 'retake':
     case 'cancelRecording':
     case 'liveStored':
-      return recordingStep(model, event, setup);
+      return recording ? recording(model, event, setup) : same;
     case 'processing': {
       if (state.kind !== 'done') return same;
       const { status } = event;

@@ -1,4 +1,4 @@
-import { formatDuration, formatPercent } from './format';
+import { formatPercent } from './format';
 import type { Texts } from './i18n';
 import type { FileHandle } from './fileHandles';
 import type { Question } from './machine';
@@ -10,16 +10,14 @@ export function statusLine(state: UploaderModel['state'], t: Texts): string {
     case 'idle':
     case 'failed':
     case 'cancelled':
-    case 'preview':
       return '';
+    // The recorder's states: its chunk words them (recorder/RecordPanel.tsx, recordingStatus).
     case 'permission':
-      return t.askingSource;
+    case 'preview':
     case 'countdown':
-      return t.countdown(String(state.left));
     case 'recording':
-      return t.recordingNow;
     case 'review':
-      return t.reviewTake(formatDuration(state.durationMs / 1000, t));
+      return '';
     case 'checking':
       return t.preparing(state.file.name);
     case 'uploading':

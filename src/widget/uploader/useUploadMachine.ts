@@ -5,7 +5,7 @@ import type { FileHandle, HandleStore } from './fileHandles';
 import type { HostLink } from './hostLink';
 import type { StringTable } from '../../shared/i18n/strings';
 import { textsFor } from './i18n';
-import { initialModel, reduce, type Effect, type MachineSetup, type Model, type UploadEvent } from './machine';
+import { initialModel, reduce, type Effect, type MachineSetup, type Model, type RecordingStep, type UploadEvent } from './machine';
 import { SpeedMeter } from './speedMeter';
 import { throttle } from './throttle';
 import { transportEvents } from './transportEvents';
@@ -47,6 +47,7 @@ export interface UploadWiring {
 
 export interface Recorder {
   Panel: RecorderKit['RecordPanel'];
+  status: RecorderKit['recordingStatus'];
   session: RecorderSession;
 }
 
@@ -112,8 +113,10 @@ export function useUploadMachine(wiring: UploadWiring): {
   const progress = useMemo(() => throttle((info: UploadProgressInfo) => host.post({ type: 'progress', info }), PROGRESS_PERIOD_MS), [host]);
 
   const send = useMemo(() => {
+    // The recorder's transitions, once its chunk has loaded (the first `openSource` asks for it).
+    let recording: RecordingStep | undefined;
     const dispatch: Send = (event) => {
-      const step = reduce(current.current, event, setup);
+      const step = reduce(current.current, event, setup, recording);
       current.current = step.model;
       setModel(step.model);
       for (const effect of step.effects) perform(effect);
@@ -121,8 +124,10 @@ export function useUploadMachine(wiring: UploadWiring): {
     // The recorder's chunk loads at the first `openSource`; every later effect waits for it, in order.
     let session: Promise<RecorderSession> | undefined;
     const record = (effect: RecorderEffect) => {
-      session ??= import('./recorder').then(({ recorderSession, RecordPanel }: RecorderKit) => {
-        const made = recorderSession({
+      // Not destructured in the parameter: Vite would then list the module's names twice.
+      session ??= import('./recorder').then((kit: RecorderKit) => {
+        recording = kit.recordingStep;
+        const made = kit.recorderSession({
           dispatch,
           stateKind: () => current.current.state.kind,
           boot,
@@ -133,7 +138,7 @@ export function useUploadMachine(wiring: UploadWiring): {
             control.current = transport;
           },
         });
-        setRecorder({ Panel: RecordPanel, session: made });
+        setRecorder({ Panel: kit.RecordPanel, status: kit.recordingStatus, session: made });
         return made;
       });
       session.then(

@@ -15,6 +15,22 @@ interface RecordPanelProps {
   send: Send;
 }
 
+/** The status line (the page's live region) for each of the recorder's states. */
+export function recordingStatus(state: RecorderState, t: Texts): string {
+  switch (state.kind) {
+    case 'permission':
+      return t.askingSource;
+    case 'preview':
+      return '';
+    case 'countdown':
+      return t.countdown(String(state.left));
+    case 'recording':
+      return t.recordingNow;
+    case 'review':
+      return t.reviewTake(formatDuration(state.durationMs / 1000, t));
+  }
+}
+
 /** The live picture: muted, so the microphone does not echo. */
 function LivePicture({ stream }: { stream: MediaStream | undefined }) {
   const video = useRef<HTMLVideoElement>(null);
@@ -34,7 +50,7 @@ function Take({ file }: { file: File }) {
 /**
  * The recorder's screens: waiting for the browser's permission, the live picture with Start,
  * 3-2-1, recording with the time and size so far and Stop, and the take with Upload and Record
- * again. The status line above says each (uploaderText.ts); every control is a button.
+ * again. The status line above says each ({@link recordingStatus}); every control is a button.
  */
 export function RecordPanel({ texts: t, state, stream, primary, send }: RecordPanelProps) {
   const cancel = (

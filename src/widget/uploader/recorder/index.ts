@@ -2,8 +2,9 @@
  * The recorder's chunk (issue 23): loaded by useUploadMachine.ts at the first `openSource`, so a
  * page that never records carries none of it (test/widget.budget.test.ts).
  */
-import { RecordPanel } from './RecordPanel';
+import { RecordPanel, recordingStatus } from './RecordPanel';
 import { recorderSession as session, type SessionDeps } from './session';
+import { recordingStep } from './transitions';
 
 /**
  * The page lists only its entry's CSS (vite.config.ts turns Vite's preloading off), so the
@@ -22,9 +23,11 @@ function recorderSession(deps: SessionDeps) {
   return session(deps);
 }
 
-export { RecordPanel, recorderSession };
+export { RecordPanel, recorderSession, recordingStatus, recordingStep };
 
 export interface RecorderKit {
   RecordPanel: typeof RecordPanel;
   recorderSession: typeof recorderSession;
+  recordingStep: typeof recordingStep;
+  recordingStatus: typeof recordingStatus;
 }
