@@ -1,11 +1,9 @@
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser';
+import { FAKE_CAMERA_ARGS, launchBrowser } from './support/browser';
 import { openButton, uploadFrame, waitForEvents } from './support/widget';
 import { startServiceWorld, type ServiceWorld } from './support/world';
 
-/** Chromium's fake camera and microphone (a test pattern and a beep), allowed without asking. */
-const FAKE_CAMERA = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
 /** The same camera, but every permission prompt answered No, as a person who refuses. */
 const REFUSING = ['--use-fake-device-for-media-stream', '--deny-permission-prompts'];
 /** Until transcoding ends; generous because the machine's 2 cores are shared. */
@@ -17,7 +15,7 @@ let context: BrowserContext;
 
 beforeAll(async () => {
   world = await startServiceWorld();
-  browser = await launchBrowser(FAKE_CAMERA);
+  browser = await launchBrowser(FAKE_CAMERA_ARGS);
 });
 afterAll(async () => {
   await browser?.close().catch(() => undefined);

@@ -26,6 +26,9 @@ export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browse
   });
 }
 
+/** Chromium's fake camera and microphone (a test pattern and a beep), allowed without asking: the recorder's tests and screenshot. */
+export const FAKE_CAMERA_ARGS = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
+
 /** English UI, a fixed viewport, so geometry and labels are predictable. */
 export function newContext(browser: Browser): Promise<BrowserContext> {
   return browser.newContext({ locale: 'en-US', viewport: { width: 1200, height: 800 } });

@@ -21,8 +21,8 @@ export type RecordingKey =
 /**
  * The keys of the widget's texts: the `strings` option overrides any of them, and every language
  * has them all (i18n.test.ts). The English texts are locales/en.ts, loaderWords.ts and
- * recordingTexts.ts; the list
- * with those texts is docs/widget.md's table. Texts with values name them as `{name}`.
+ * recordingTexts.ts; the list with those texts is docs/widget.md's table. Texts with values name
+ * them as `{name}`.
  */
 export type StringKey =
   // The loader's own words (loaderWords.ts).
