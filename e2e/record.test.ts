@@ -26,8 +26,13 @@ afterEach(() => context?.close());
 const RECORDING = { sources: ['file', 'camera'], uploadWhileRecording: true };
 
 /** `readsTake`: the test reads the take through its blob: URL, which the page's CSP (connect-src) refuses to the page itself. */
-async function openUploader(on: Browser, videoId: string, readsTake = false): Promise<{ page: Page; frame: Frame }> {
-  context = await on.newContext({ locale: 'en-US', viewport: { width: 1200, height: 800 }, bypassCSP: readsTake });
+async function openUploader(
+  on: Browser,
+  videoId: string,
+  readsTake = false,
+  viewport = { width: 1200, height: 800 },
+): Promise<{ page: Page; frame: Frame }> {
+  context = await on.newContext({ locale: 'en-US', viewport, bypassCSP: readsTake });
   const page = await context.newPage();
   await page.goto(world.hostUrl('/overlay.html', { ...world.widgetAuth(videoId), ...RECORDING }));
   await openButton(page).click();
@@ -78,16 +83,22 @@ describe('recording with the camera', () => {
     expect(await world.sourceSha256(videoId)).toBe(take.sha256);
   });
 
-  it('Record again deletes what was sent while recording: nothing is left on the service', async () => {
+  it('Record again (by keyboard, 320 CSS px wide) deletes what was sent while recording: nothing is left on the service', async () => {
     const videoId = await world.registerVideo();
-    const { frame } = await openUploader(browser, videoId);
+    const { page, frame } = await openUploader(browser, videoId, false, { width: 320, height: 640 });
     await startRecording(frame);
     // The recorder's stylesheet came with its chunk, through the page's CSP (style-src 'self').
     expect(await frame.locator('video').evaluate((video) => getComputedStyle(video).display)).toBe('block');
     await wait(3_000);
     expect(await world.storedUploadBytes(videoId)).toBeGreaterThan(0);
     await frame.getByRole('button', { name: 'Stop' }).click();
-    await frame.getByRole('button', { name: 'Record again' }).click();
+    // The review takes focus on Upload; its buttons fit the width (they wrap) and Tab reaches the next.
+    const upload = frame.getByRole('button', { name: 'Upload' });
+    await expect.poll(() => upload.evaluate((button) => button === document.activeElement)).toBe(true);
+    expect(await frame.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await frame.getByRole('button', { name: 'Record again' }).evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
     await frame.getByRole('button', { name: 'Start recording' }).waitFor();
     await expect.poll(() => world.storedUploadBytes(videoId), { timeout: 10_000 }).toBeNull();
   });

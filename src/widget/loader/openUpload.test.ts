@@ -85,6 +85,10 @@ describe('overlay form', () => {
     const { frame, query } = overlayParts();
     expect(frame.getAttribute('allow')).toBe('camera; microphone; display-capture');
     expect(query.get('sources')).toBe('["file","camera"]');
+    // Not a list: passed on for the service to refuse (106 on its page), with no permissions for the iframe.
+    openWidget({ ...AUTH, sources: 'camera' }, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
+    expect(overlayParts().frame.hasAttribute('allow')).toBe(false);
+    expect(overlayParts().query.get('sources')).toBe('camera');
     expect(query.get('uploadWhileRecording')).toBe('true');
   });
 

@@ -83,7 +83,8 @@ export function openOverlay(
   const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string>, ...children: (Node | string)[]) =>
     element(doc, tag, attributes, ...children);
   const closeButton = el('button', { 'aria-label': texts.close }, '×');
-  const records = layout.sources?.some((source) => source !== 'file');
+  // The loader passes `sources` on unchecked (validateConfig.ts): not a list, the service's page says so (106).
+  const records = Array.isArray(layout.sources) && layout.sources.some((source) => source !== 'file');
   const frame = el('iframe', records ? { title: texts.dialog, allow: RECORDING_PERMISSIONS } : { title: texts.dialog });
   const url = pageUrl(host);
   if (url) frame.src = url;

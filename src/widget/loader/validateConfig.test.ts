@@ -65,8 +65,6 @@ describe('checkConfig: parameter problems become the error page', () => {
     // The look's values are the service's to check (test/widget.page.test.ts); the loader wants strings.
     [{ ...AUTH, theme: true }, '106', 'Invalid Parameter: theme must be a string, got a boolean'],
     [{ ...AUTH, accentColor: 0x2563eb }, '106', 'Invalid Parameter: accentColor must be a string, got a number'],
-    // So are the names in `sources`; the loader wants a list.
-    [{ ...AUTH, sources: 'camera' }, '106', 'Invalid Parameter: sources must be a list, got "camera"'],
     [{ ...AUTH, uploadWhileRecording: 'yes' }, '106', 'Invalid Parameter: uploadWhileRecording must be true or false, got "yes"'],
     [{ ...AUTH, isTop: 1 }, '106', 'Invalid Parameter: isTop must be true or false, got a number'],
     [{ ...AUTH, left: 120 }, '106', 'Invalid Parameter: left must be a CSS length such as "120px" or "10%", got a number'],

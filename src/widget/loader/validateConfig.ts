@@ -90,8 +90,8 @@ export const RULES: Record<PageOption, Rule> = {
   accept: SERVICE_CHECKS,
   minDuration: SERVICE_CHECKS,
   maxDuration: SERVICE_CHECKS,
-  // Only its shape here; the service checks the names in it (106).
-  sources: [Array.isArray, 'a list'],
+  // A list of names the service checks (106), as it checks `accept`'s.
+  sources: SERVICE_CHECKS,
   uploadWhileRecording: BOOLEAN,
 };
 

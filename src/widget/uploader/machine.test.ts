@@ -646,6 +646,14 @@ describe('machine: recording', () => {
     const cameraOnly: MachineSetup = { ...SETUP, sources: ['camera'] };
     expect(runWith(cameraOnly, idle(), { type: 'record', source: 'screen' }).model.state).toEqual({ kind: 'idle' });
   });
+
+  it('record asks for the recorder; until its transitions have loaded, its events change nothing', () => {
+    const asking = reduce(idle(), { type: 'record', source: 'camera' }, SETUP);
+    expect(asking.model.state).toEqual({ kind: 'permission', source: 'camera' });
+    expect(asking.effects).toEqual([{ type: 'openSource', source: 'camera' }]);
+    expect(reduce(asking.model, { type: 'sourceReady' }, SETUP)).toEqual({ model: asking.model, effects: [] });
+    expect(reduce(asking.model, { type: 'sourceReady' }, SETUP, recordingStep).model.state.kind).toBe('preview');
+  });
 });
 
 describe('machine: the transition table', () => {
