@@ -110,36 +110,18 @@ describe('checkConfig: valid configurations', () => {
 
   it('takes every option of the overlay form', () => {
     const look = { theme: 'dark', accentColor: '#0f766e', radius: '4px' };
-    const check = checkConfig(
-      {
-        ...AUTH,
-        uploadType: 'silverlight',
-        needHandleSepcial: true,
-        lang: 'zh-TW',
-        ...look,
-        sources: ['file', 'camera'],
-        uploadWhileRecording: true,
-        left: ' 10% ',
-        top: '0',
-        isTop: false,
-      },
-      'overlay',
-      OVERLAY_RULES,
-    );
-    expect(check).toMatchObject({
-      ok: true,
-      config: {
-        uploadType: 'silverlight',
-        needHandleSepcial: true,
-        lang: 'zh-TW',
-        ...look,
-        sources: ['file', 'camera'],
-        uploadWhileRecording: true,
-        left: '10%',
-        top: '0',
-        isTop: false,
-      },
-    });
+    const options = {
+      uploadType: 'silverlight',
+      needHandleSepcial: true,
+      lang: 'zh-TW',
+      ...look,
+      sources: ['file', 'camera'],
+      uploadWhileRecording: true,
+      top: '0',
+      isTop: false,
+    };
+    const check = checkConfig({ ...AUTH, ...options, left: ' 10% ' }, 'overlay', OVERLAY_RULES);
+    expect(check).toMatchObject({ ok: true, config: { ...options, left: '10%' } });
   });
 
   it.each([
