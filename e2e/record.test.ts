@@ -120,6 +120,18 @@ describe('recording with the camera', () => {
     await expect.poll(() => world.sourceSha256(videoId), { timeout: 30_000 }).toBe(take.sha256);
   });
 
+  it('a touch screen records with its own camera app: a file input for video with capture', async () => {
+    context = await browser.newContext({ locale: 'en-US', viewport: { width: 375, height: 667 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    await page.goto(world.hostUrl('/overlay.html', { ...world.widgetAuth(await world.registerVideo()), ...RECORDING }));
+    await openButton(page).click();
+    const frame = await uploadFrame(page);
+    await frame.getByRole('button', { name: 'Record with camera' }).waitFor();
+    const input = frame.locator('input[type="file"][capture]');
+    expect(await input.getAttribute('accept')).toBe('video/*');
+    expect(await frame.getByRole('button', { name: 'Record the screen' }).count()).toBe(0);
+  });
+
   it('a refused camera says so, and the file choice stays', async () => {
     const refusing = await launchBrowser(REFUSING);
     try {
