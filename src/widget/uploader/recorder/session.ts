@@ -51,7 +51,8 @@ export function recorderSession(deps: SessionDeps): RecorderSession {
   let recorder: { stop(): void } | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let input: GrowingInput | undefined;
-  let live: { control: UploadControl; dropped: boolean } | undefined;
+  /** Stops the upload sent while recording, so that what it still reports is dropped. */
+  let stopLive: (() => void) | undefined;
 
   // A camera recording stops when the page is hidden (another tab, the phone locked): the picture
   // would freeze or go black. A screen recording goes on: showing other windows is its point.
@@ -101,8 +102,8 @@ export function recorderSession(deps: SessionDeps): RecorderSession {
   };
 
   const startLive = (attempt: number, take: GrowingInput) => {
-    const sending = { dropped: false } as { control: UploadControl; dropped: boolean };
-    sending.control = deps.startUpload(
+    let dropped = false;
+    const control = deps.startUpload(
       {
         file: take,
         fingerprint: `recording:${take.name}`,
@@ -114,14 +115,17 @@ export function recorderSession(deps: SessionDeps): RecorderSession {
       {
         onStored: (uploadUrl) => {
           // Created just as the take was dropped: delete it too, so nothing is left behind.
-          if (sending.dropped) void deps.discard(uploadUrl, boot.ticket);
+          if (dropped) void deps.discard(uploadUrl, boot.ticket);
           else dispatch({ type: 'liveStored', attempt, uploadUrl });
         },
         ...transportEvents(dispatch, attempt, boot.tusEndpoint),
       },
     );
-    live = sending;
-    deps.setTransport(sending.control);
+    stopLive = () => {
+      dropped = true;
+      control.pause();
+    };
+    deps.setTransport(control);
   };
 
   const close = () => {
@@ -153,11 +157,10 @@ export function recorderSession(deps: SessionDeps): RecorderSession {
         case 'endLive':
           return input?.end();
         case 'dropLive':
-          if (live) {
-            live.dropped = true;
-            live.control.pause();
+          if (stopLive) {
+            stopLive();
             deps.setTransport(null);
-            live = undefined;
+            stopLive = undefined;
           }
           if (effect.uploadUrl) void deps.discard(effect.uploadUrl, boot.ticket);
           return;
