@@ -50,12 +50,17 @@ function loaderScript(entry: string, globalName: string): InlineConfig {
 
 export const uploaderPage: InlineConfig = {
   ...base,
+  // Asset URLs relative to the chunk that names them: the service serves the files under its own path.
+  base: './',
   build: {
     ...base.build,
     outDir: resolve(dist, 'upload'),
     // The page's CSS is listed under its entry in the manifest.
     cssCodeSplit: true,
     modulePreload: false,
+    // Files beside the code, never data: URLs, which the page's CSP (`style-src 'self'`) refuses
+    // (the recorder's CSS, recorder/index.ts).
+    assetsInlineLimit: 0,
     // The service reads the hashed names from here (src/server/widget/uploaderAssets.ts).
     manifest: true,
     rollupOptions: {

@@ -43,6 +43,8 @@ with <code>/Api/Video/Post</code> (SourceFileGetType 1) and hands this page only
 <button id="popup" type="button" disabled>Upload in a popup</button>
 <button id="overlay" type="button" disabled>Upload in an overlay</button>
 <label><input id="special" type="checkbox"> needHandleSepcial (keep the source, no transcoding)</label>
+<label><input id="record" type="checkbox"> Record: offer the camera and the screen beside the file, and upload while recording
+(<code>sources: ['file', 'camera', 'screen'], uploadWhileRecording: true</code>)</label>
 </fieldset>
 
 <h2>Widget events</h2>
@@ -100,6 +102,7 @@ function options() {
   return {
     ...current,
     needHandleSepcial: $('special').checked,
+    ...($('record').checked ? { sources: ['file', 'camera', 'screen'], uploadWhileRecording: true } : {}),
     onSuccess: (info) => { log('onSuccess', info); showVideo(); },
     onFailure: (info) => log('onFailure', info),
     onError: (info) => log('onError', info),

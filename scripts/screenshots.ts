@@ -1,13 +1,14 @@
 /**
  * `npm run screenshots` (after `npm run build`): PNGs of the real widget in Chromium, for
- * docs/widget.md: idle, preview while uploading, paused, the error page, dark, zh-TW and a phone.
+ * docs/widget.md: idle, preview while uploading, paused, the error page, dark, zh-TW, a phone and
+ * a recording (Chromium's fake camera).
  * It runs the e2e tier's world (the service, a host page, Debian's Chromium), all on loopback.
  * Small viewports at 1× keep each PNG small.
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { throttleUploads } from '../e2e/support/browser';
+import { FAKE_CAMERA_ARGS, launchBrowser, throttleUploads } from '../e2e/support/browser';
 import { makeVideo, removeVideo } from '../e2e/support/media';
 import { chooseFile, openButton, openPopup, uploadFrame, waitForProgress } from '../e2e/support/widget';
 import { startWorld, type World } from '../e2e/support/world';
@@ -70,6 +71,18 @@ try {
   await (await uploadFrame(page)).getByRole('button', { name: 'Choose a video file' }).waitFor();
   await shoot(page, 'mobile');
   await phone.close();
+
+  const camera = await launchBrowser(FAKE_CAMERA_ARGS);
+  const recorder = await popupFor(world, await camera.newContext({ locale: 'en-US', viewport: VIEWPORT }), {
+    sources: ['file', 'camera', 'screen'],
+    uploadWhileRecording: true,
+  });
+  await recorder.getByRole('button', { name: 'Record with camera' }).click();
+  await recorder.getByRole('button', { name: 'Start recording' }).click();
+  // A few seconds in, with the time and size so far.
+  await recorder.getByText(/^[3-9] s · /).waitFor({ timeout: 15_000 });
+  await shoot(recorder, 'recording');
+  await camera.close();
 } finally {
   removeVideo(video);
   await world.stop();

@@ -16,7 +16,8 @@ import { pageQuery, registerVideo } from './uploadHelpers';
 const dist = resolve(import.meta.dirname, '../dist');
 const LOADERS = ['initUploadWidget.js', 'initUploadABoxWidget.js'];
 const LOADER_BUDGET = 3_000;
-const FIRST_OPEN_BUDGET = 35_000;
+// Issue 23 allows the first open 1 KiB more than it weighed before (34,818 B): the recorder itself loads only when chosen.
+const FIRST_OPEN_BUDGET = 35_842;
 
 function built(path: string): Buffer {
   const file = resolve(dist, path);
@@ -58,12 +59,12 @@ describe('first overlay open', () => {
       { file: string; src?: string; isDynamicEntry?: boolean }
     >;
     // The languages' text chunks are dynamic too: the page preloads its own (counted with the page's assets), never the others.
-    // The restrictions' checks (limits.ts) come only to a page that sets any, which a first open does not.
+    // The restrictions' checks (limits.ts) come only to a page that sets any, which a first open does not;
+    // the Record choices (issue 23) only to a page whose `sources` ask for recording, and the recorder
+    // only when the person chooses Record.
+    const onDemand = ['src/widget/uploader/limits.ts', 'src/widget/uploader/RecordChoice.tsx', 'src/widget/uploader/recorder/index.ts'];
     const transport = Object.values(manifest)
-      .filter(
-        (chunk) =>
-          chunk.isDynamicEntry && !chunk.src?.startsWith('src/shared/i18n/locales/') && chunk.src !== 'src/widget/uploader/limits.ts',
-      )
+      .filter((chunk) => chunk.isDynamicEntry && !chunk.src?.startsWith('src/shared/i18n/locales/') && !onDemand.includes(chunk.src ?? ''))
       .map((chunk) => chunk.file);
     expect(
       assets.filter((name) => /^en-.*\.js$/.test(name)),

@@ -138,6 +138,40 @@ describe('GET /UploadWidget/Upload: a valid request', () => {
     }
   });
 
+  it('hands the sources and uploadWhileRecording to the uploader (the file choice alone by default), and refuses unknown sources with 106', async () => {
+    const videoId = await registerVideo(service);
+    const boot = async (overrides: Record<string, string>) =>
+      jsonBlock<UploadPageBoot>((await getPage(service, pageQuery(service, videoId, overrides))).html, 'upload-boot')!;
+    const plain = await boot({});
+    expect(plain).toMatchObject({ sources: ['file'], uploadWhileRecording: false });
+    // The recorder's words come with the boot data of a page that records, in its language, the `strings` option's first.
+    expect(plain.strings).not.toHaveProperty('recordCamera');
+    const recording = await boot({
+      sources: '["file","camera","screen"]',
+      uploadWhileRecording: 'true',
+      lang: 'de',
+      strings: JSON.stringify({ retake: 'Noch mal' }),
+    });
+    expect(recording).toMatchObject({ sources: ['file', 'camera', 'screen'], uploadWhileRecording: true });
+    expect(recording.strings).toMatchObject({ recordCamera: 'Mit der Kamera aufnehmen', retake: 'Noch mal' });
+    const expected = 'Invalid Parameter: sources must be a list of "file", "camera", "screen"';
+    await expectErrorPage(pageQuery(service, videoId, { sources: '["microphone"]' }), '106', expected, 400);
+    await expectErrorPage(pageQuery(service, videoId, { sources: '[]' }), '106', expected, 400);
+    await expectErrorPage(pageQuery(service, videoId, { sources: 'camera' }), '106', expected, 400);
+    await expectErrorPage(
+      pageQuery(service, videoId, { sources: '["camera","camera"]' }),
+      '106',
+      'Invalid Parameter: sources names a source twice',
+      400,
+    );
+    await expectErrorPage(
+      pageQuery(service, videoId, { uploadWhileRecording: 'yes' }),
+      '106',
+      'Invalid Parameter: uploadWhileRecording must be one of true, false',
+      400,
+    );
+  });
+
   it("hands the host's look (theme, accentColor, radius) to the uploader, and refuses a malformed one with 106", async () => {
     const videoId = await registerVideo(service);
     const plain = jsonBlock<UploadPageBoot>((await getPage(service, pageQuery(service, videoId))).html, 'upload-boot')!;

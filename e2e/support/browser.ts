@@ -5,9 +5,10 @@ import { chromium, type Browser, type BrowserContext, type Frame, type Page } fr
  * passes --disable-popup-blocking; we keep Chromium's real blocker so a popup opened without a
  * user gesture is refused exactly as in a user's browser. Headless Chromium's display is 800 × 600
  * unless told otherwise, and it pushes popups back inside it; a 1920 × 1080 display lets a popup
- * sit where the page asked.
+ * sit where the page asked. `extraArgs` adds flags for one test file (the fake camera of
+ * e2e/record.test.ts), never for every test.
  */
-export function launchBrowser(): Promise<Browser> {
+export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     ignoreDefaultArgs: ['--disable-popup-blocking'],
@@ -20,9 +21,13 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--screen-info={1920x1080}',
+      ...extraArgs,
     ],
   });
 }
+
+/** Chromium's fake camera and microphone (a test pattern and a beep), allowed without asking: the recorder's tests and screenshot. */
+export const FAKE_CAMERA_ARGS = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
 
 /** English UI, a fixed viewport, so geometry and labels are predictable. */
 export function newContext(browser: Browser): Promise<BrowserContext> {

@@ -16,7 +16,16 @@ describe('the upload page query, written by the loader and read by the service',
     const strings = { choose: 'Pick your <b>clip</b>', uploading: 'Sending “{name}”' };
     const url = uploadPageUrl(
       'https://video.example',
-      { ...signed, uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', ...look, strings },
+      {
+        ...signed,
+        uploadType: 'silverlight',
+        needHandleSepcial: true,
+        lang: 'zh-TW',
+        ...look,
+        strings,
+        sources: ['camera', 'file'],
+        uploadWhileRecording: true,
+      },
       byOption,
       'chan-0001',
       'https://app.example',
@@ -25,7 +34,17 @@ describe('the upload page query, written by the loader and read by the service',
     expect(url.startsWith(`https://video.example${UPLOAD_PAGE_PATH}?`)).toBe(true);
     expect(decode(url)).toEqual({
       ok: true,
-      options: { uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', form: 'overlay', look, strings, restrictions: {} },
+      options: {
+        uploadType: 'silverlight',
+        needHandleSepcial: true,
+        lang: 'zh-TW',
+        form: 'overlay',
+        look,
+        strings,
+        sources: ['camera', 'file'],
+        uploadWhileRecording: true,
+        restrictions: {},
+      },
     });
 
     const plain = uploadPageUrl(
@@ -47,6 +66,8 @@ describe('the upload page query, written by the loader and read by the service',
         look: { theme: 'auto', accentColor: undefined, radius: undefined },
         strings: {},
         restrictions: {},
+        sources: ['file'],
+        uploadWhileRecording: false,
       },
     });
   });

@@ -1,10 +1,12 @@
 import {
+  UPLOAD_SOURCES,
   UPLOAD_TYPES,
   VALUE_SHAPES,
   WIDGET_FORMS,
   WIDGET_LANGUAGES,
   WIDGET_THEMES,
   type PageOption,
+  type UploadSource,
   type UploadType,
   type WidgetForm,
   type WidgetLanguage,
@@ -43,6 +45,9 @@ interface UploadPageQuery {
   /** Seconds. */
   minDuration?: string;
   maxDuration?: string;
+  /** The `sources` option as JSON, e.g. `["file","camera"]`. */
+  sources?: string;
+  uploadWhileRecording?: 'true' | 'false';
   /** Random per `openUpload` call; every message carries it. */
   channel: string;
   /** The host page's origin as the loader saw it; used only when the app has no `allowedOrigins`. */
@@ -84,6 +89,9 @@ export interface PageOptions {
   strings: WidgetStrings;
   /** `maxFileSize`, `accept`, `minDuration` and `maxDuration`, checked (absent: none). */
   restrictions: PageRestrictions;
+  /** The `sources` option, checked (none: `['file']`). */
+  sources: UploadSource[];
+  uploadWhileRecording: boolean;
 }
 
 /** How the uploader looks: the `theme`, `accentColor` and `radius` options (absent: the uploader's own). */
@@ -106,6 +114,7 @@ export interface PageQueryProblem {
 const QUERY_VALUES = [
   ['uploadType', UPLOAD_TYPES, 'flash'],
   ['needHandleSepcial', ['true', 'false'], 'false'],
+  ['uploadWhileRecording', ['true', 'false'], 'false'],
   ['lang', WIDGET_LANGUAGES, undefined],
   ['theme', WIDGET_THEMES, 'auto'],
   ['accentColor', VALUE_SHAPES.colour, undefined],
@@ -120,6 +129,21 @@ const QUERY_VALUES = [
 function problemWith(allowed: (typeof QUERY_VALUES)[number][1], raw: string): string | undefined {
   if (allowed[0] instanceof RegExp) return allowed[0].test(raw) ? undefined : `must be ${allowed[1]}`;
   return (allowed as readonly string[]).includes(raw) ? undefined : `must be one of ${allowed.join(', ')}`;
+}
+
+/** The `sources` option as the loader sent it (JSON): a list of distinct UPLOAD_SOURCES, or what is wrong. */
+function decodeSources(raw: string): UploadSource[] | string {
+  const expected = `must be a list of ${UPLOAD_SOURCES.map((source) => `"${source}"`).join(', ')}`;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return expected;
+  }
+  if (!Array.isArray(value) || value.length === 0 || !value.every((source) => (UPLOAD_SOURCES as readonly unknown[]).includes(source)))
+    return expected;
+  if (new Set(value).size !== value.length) return 'names a source twice';
+  return value as UploadSource[];
 }
 
 /**
@@ -141,6 +165,8 @@ export function decodePageOptions(
   if (!strings.ok) return { ok: false, problem: { code: '106', detail: strings.detail } };
   const restrictions = decodeRestrictions((name) => get(name)?.trim());
   if (!restrictions.ok) return { ok: false, problem: { code: '106', detail: restrictions.detail } };
+  const sources = decodeSources(get('sources')?.trim() || '["file"]');
+  if (typeof sources === 'string') return { ok: false, problem: { code: '106', detail: `sources ${sources}` } };
   const options = {
     uploadType: values.uploadType as UploadType,
     needHandleSepcial: values.needHandleSepcial === 'true',
@@ -149,6 +175,8 @@ export function decodePageOptions(
     look: { theme: values.theme as WidgetTheme, accentColor: values.accentColor, radius: values.radius },
     strings: strings.strings,
     restrictions: restrictions.restrictions,
+    sources,
+    uploadWhileRecording: values.uploadWhileRecording === 'true',
   };
   return { ok: true, options };
 }
@@ -188,6 +216,10 @@ export interface UploadPageBoot {
   maxFileSize: number;
   /** The page's other restrictions, checked before a byte is sent (none: `{}`). */
   limits: ContentLimits;
+  /** The `sources` option: where the video may come from (at least one). */
+  sources: UploadSource[];
+  /** The `uploadWhileRecording` option. */
+  uploadWhileRecording: boolean;
   /** Largest tus PATCH body in bytes, for a service behind a proxy that caps request bodies; 0: no limit, the file goes in one request. */
   uploadChunkBytes: number;
   resume: ResumeState | null;

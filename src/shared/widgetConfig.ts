@@ -34,6 +34,15 @@ export const VALUE_SHAPES = {
   length: [/^(0|\d*\.?\d+(px|%|em|rem|vw|vh|vmin|vmax|ch|ex|pt|pc|cm|mm|in))$/i, 'a CSS length such as "120px" or "10%"'],
   colour: [/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, 'a hex colour such as "#2563eb"'],
 } as const satisfies Record<string, readonly [RegExp, string]>;
+/**
+ * Where a video may come from: `file`, one the person has (chosen, dropped or pasted); `camera`,
+ * recorded in the uploader with the camera and microphone; `screen`, a recording of the screen,
+ * a window or a tab (desktop browsers).
+ */
+export const UPLOAD_SOURCES = ['file', 'camera', 'screen'] as const;
+export type UploadSource = (typeof UPLOAD_SOURCES)[number];
+/** The sources the uploader records itself. */
+export type RecordSource = Exclude<UploadSource, 'file'>;
 export const WIDGET_FORMS = ['popup', 'overlay'] as const;
 /** The popup window, or the overlay layer with an iframe. */
 export type WidgetForm = (typeof WIDGET_FORMS)[number];
@@ -59,6 +68,8 @@ export const PAGE_OPTIONS = [
   'accept',
   'minDuration',
   'maxDuration',
+  'sources',
+  'uploadWhileRecording',
 ] as const;
 export type PageOption = (typeof PAGE_OPTIONS)[number];
 /**
@@ -238,6 +249,17 @@ export interface BaseUploadConfig extends UploadEventHandlers {
   minDuration?: number;
   /** Longest duration in seconds, read likewise (see `minDuration`). @default none */
   maxDuration?: number;
+  /**
+   * Where the video may come from, any of `'file'`, `'camera'`, `'screen'`: with `camera` the
+   * uploader offers "Record with camera" beside the file choice (on touch devices, the device's
+   * own camera), with `screen` "Record the screen" (desktop browsers). @default ['file']
+   */
+  sources?: UploadSource[];
+  /**
+   * With `camera` or `screen`: send the recording while it records (a tus upload of deferred
+   * length), so that little is left to send when the person keeps the take. @default false
+   */
+  uploadWhileRecording?: boolean;
 }
 
 /** Overlay-only options. */

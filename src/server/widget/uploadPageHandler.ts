@@ -1,4 +1,5 @@
 import type { UploadPageBoot } from '../../shared/uploadPage';
+import { RECORDING_TEXTS } from '../../shared/i18n/recordingTexts';
 import type { ServiceContext } from '../context';
 import { ApiError, isApiError } from '../errors';
 import { Params, queryParams } from '../http/params';
@@ -49,7 +50,10 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
         hostOrigin: request.hostOrigin,
         form: request.form,
         lang: request.lang,
-        strings: request.strings,
+        // A page that records gets the recorder's words with its boot data (recordingTexts.ts says why).
+        strings: request.sources.some((source) => source !== 'file')
+          ? { ...RECORDING_TEXTS[request.lang], ...request.strings }
+          : request.strings,
         look: request.look,
         tusEndpoint: `${service.config.publicUrl}${TUS_PATH}/`,
         ticket: uploads.issueTicket({
@@ -61,6 +65,8 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
         }),
         maxFileSize,
         limits,
+        sources: request.sources,
+        uploadWhileRecording: request.uploadWhileRecording,
         uploadChunkBytes: service.config.uploadChunkBytes,
         resume,
       };

@@ -1,9 +1,28 @@
 import type { LoaderWords } from './loaderWords';
 
+/** The recorder's texts (recordingTexts.ts), which only a page that records gets, with its boot data. */
+export type RecordingKey =
+  | 'cameraDenied'
+  | 'screenDenied'
+  | 'noCamera'
+  | 'recordFailed'
+  | 'recordingCut'
+  | 'recordCamera'
+  | 'recordScreen'
+  | 'askingSource'
+  | 'startRecording'
+  | 'countdown'
+  | 'recordingNow'
+  | 'stopRecording'
+  | 'reviewTake'
+  | 'keepTake'
+  | 'retake';
+
 /**
  * The keys of the widget's texts: the `strings` option overrides any of them, and every language
- * has them all (i18n.test.ts). The English texts are locales/en.ts and loaderWords.ts; the list
- * with those texts is docs/widget.md's table. Texts with values name them as `{name}`.
+ * has them all (i18n.test.ts). The English texts are locales/en.ts, loaderWords.ts and
+ * recordingTexts.ts; the list with those texts is docs/widget.md's table. Texts with values name
+ * them as `{name}`.
  */
 export type StringKey =
   // The loader's own words (loaderWords.ts).
@@ -69,6 +88,8 @@ export type StringKey =
   | 'processingFailed'
   | 'continueFile'
   | 'reopenFailed'
+  // The recorder's.
+  | RecordingKey
   | 'unitByte'
   | 'unitKiB'
   | 'unitMiB'
@@ -108,6 +129,6 @@ export function placeholdersOf(text: string): string[] {
   return [...new Set(Array.from(text.matchAll(/\{(\w+)\}/g), (match) => match[1]!))].sort();
 }
 
-/** The keys of the upload page's and the service's error page's texts (locales/), the rest being the loader's. */
-type PageKey = Exclude<StringKey, keyof LoaderWords>;
+/** The keys of the upload page's and the service's error page's texts (locales/), the rest being the loader's and the recorder's. */
+type PageKey = Exclude<StringKey, keyof LoaderWords | RecordingKey>;
 export type PageTexts = Record<PageKey, string>;

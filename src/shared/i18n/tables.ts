@@ -10,6 +10,7 @@ import { KO } from './locales/ko';
 import { PT_BR } from './locales/pt-BR';
 import { ZH_CN } from './locales/zh-CN';
 import { ZH_TW } from './locales/zh-TW';
+import { RECORDING_TEXTS } from './recordingTexts';
 import type { PageTexts, StringTable, WidgetStrings } from './strings';
 
 /**
@@ -32,5 +33,5 @@ const PAGE_TEXTS: Record<WidgetLanguage, PageTexts> = {
 
 /** One language's every text, with the `strings` option's texts in place of its own. */
 export function stringTable(lang: WidgetLanguage, overrides: WidgetStrings = {}): StringTable {
-  return { ...LOADER_WORDS[lang], ...PAGE_TEXTS[lang], ...overrides };
+  return { ...LOADER_WORDS[lang], ...PAGE_TEXTS[lang], ...RECORDING_TEXTS[lang], ...overrides };
 }

@@ -78,6 +78,20 @@ describe('overlay form', () => {
     expect(shadowRoots[0]!.querySelector('[role="dialog"]')!.getAttribute('aria-modal')).toBe('true');
   });
 
+  it('lets the iframe use the camera, microphone and screen only when recording is asked for, and passes the sources on', () => {
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
+    expect(overlayParts().frame.hasAttribute('allow')).toBe(false);
+    openWidget({ ...AUTH, sources: ['file', 'camera'], uploadWhileRecording: true }, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
+    const { frame, query } = overlayParts();
+    expect(frame.getAttribute('allow')).toBe('camera; microphone; display-capture');
+    expect(query.get('sources')).toBe('["file","camera"]');
+    // Not a list: passed on for the service to refuse (106 on its page), with no permissions for the iframe.
+    openWidget({ ...AUTH, sources: 'camera' }, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
+    expect(overlayParts().frame.hasAttribute('allow')).toBe(false);
+    expect(overlayParts().query.get('sources')).toBe('camera');
+    expect(query.get('uploadWhileRecording')).toBe('true');
+  });
+
   it('is placed by left and top, and centred without them', () => {
     openWidget({ ...AUTH, left: '120px', top: '10%' }, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
     const placed = shadowRoots[0]!.querySelector<HTMLElement>('[role="dialog"]')!;

@@ -172,10 +172,10 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
       );
   };
 
-  // The popup form has no layout options: its fallback layer is centred and covers the reachable top.
-  const layout = target.form === 'overlay' ? config : undefined;
+  // The popup form refuses the layout options, so its fallback layer is centred and covers the
+  // reachable top (isTop's default); the layer also learns the sources, for the iframe's permissions.
   const openLayer = (open: typeof openOverlay, shown: LoaderTexts) =>
-    start(open(win, layout?.isTop ?? true, layout ?? {}, shown, (host) => pageUrl(host, 'overlay'), requestClose));
+    start(open(win, config?.isTop ?? true, config ?? {}, shown, (host) => pageUrl(host, 'overlay'), requestClose));
   const popup = target.form === 'popup' && target.popup?.(win, pageUrl(win, 'popup'), close);
   if (popup) start(popup);
   else if (target.overlay && texts) openLayer(target.overlay, texts);

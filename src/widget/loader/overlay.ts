@@ -2,11 +2,21 @@ import type { Container } from './container';
 import { element } from './dom';
 import type { LoaderTexts } from './texts';
 
+import type { UploadSource } from '../../shared/widgetConfig';
+
 export interface OverlayLayout {
   /** CSS lengths, already checked; absent means centred on that axis. */
   left?: string | undefined;
   top?: string | undefined;
+  /** The `sources` option: recording needs the iframe to be allowed the camera, microphone and screen. */
+  sources?: UploadSource[] | undefined;
 }
+
+/**
+ * A cross-origin iframe gets no camera, microphone or screen capture unless its `allow` delegates
+ * them; only pages that asked for recording delegate them, and the browser still asks the person.
+ */
+const RECORDING_PERMISSIONS = 'camera; microphone; display-capture';
 
 const TAG = 'open-upload-overlay';
 
@@ -73,7 +83,9 @@ export function openOverlay(
   const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string>, ...children: (Node | string)[]) =>
     element(doc, tag, attributes, ...children);
   const closeButton = el('button', { 'aria-label': texts.close }, '×');
-  const frame = el('iframe', { title: texts.dialog });
+  // The loader passes `sources` on unchecked (validateConfig.ts): not a list, the service's page says so (106).
+  const records = Array.isArray(layout.sources) && layout.sources.some((source) => source !== 'file');
+  const frame = el('iframe', records ? { title: texts.dialog, allow: RECORDING_PERMISSIONS } : { title: texts.dialog });
   const url = pageUrl(host);
   if (url) frame.src = url;
   // Focus sentinels: Tab past the iframe lands on the end one and wraps to the close button;

@@ -65,6 +65,7 @@ describe('checkConfig: parameter problems become the error page', () => {
     // The look's values are the service's to check (test/widget.page.test.ts); the loader wants strings.
     [{ ...AUTH, theme: true }, '106', 'Invalid Parameter: theme must be a string, got a boolean'],
     [{ ...AUTH, accentColor: 0x2563eb }, '106', 'Invalid Parameter: accentColor must be a string, got a number'],
+    [{ ...AUTH, uploadWhileRecording: 'yes' }, '106', 'Invalid Parameter: uploadWhileRecording must be true or false, got "yes"'],
     [{ ...AUTH, isTop: 1 }, '106', 'Invalid Parameter: isTop must be true or false, got a number'],
     [{ ...AUTH, left: 120 }, '106', 'Invalid Parameter: left must be a CSS length such as "120px" or "10%", got a number'],
     [{ ...AUTH, top: '-5px' }, '106', 'Invalid Parameter: top must be a CSS length such as "120px" or "10%", got "-5px"'],
@@ -109,15 +110,18 @@ describe('checkConfig: valid configurations', () => {
 
   it('takes every option of the overlay form', () => {
     const look = { theme: 'dark', accentColor: '#0f766e', radius: '4px' };
-    const check = checkConfig(
-      { ...AUTH, uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', ...look, left: ' 10% ', top: '0', isTop: false },
-      'overlay',
-      OVERLAY_RULES,
-    );
-    expect(check).toMatchObject({
-      ok: true,
-      config: { uploadType: 'silverlight', needHandleSepcial: true, lang: 'zh-TW', ...look, left: '10%', top: '0', isTop: false },
-    });
+    const options = {
+      uploadType: 'silverlight',
+      needHandleSepcial: true,
+      lang: 'zh-TW',
+      ...look,
+      sources: ['file', 'camera'],
+      uploadWhileRecording: true,
+      top: '0',
+      isTop: false,
+    };
+    const check = checkConfig({ ...AUTH, ...options, left: ' 10% ' }, 'overlay', OVERLAY_RULES);
+    expect(check).toMatchObject({ ok: true, config: { ...options, left: '10%' } });
   });
 
   it.each([

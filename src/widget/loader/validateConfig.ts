@@ -6,6 +6,7 @@ import {
   type Container,
   type PageOption,
   type UploadEventHandlers,
+  type UploadSource,
   type UploadType,
   type WidgetForm,
   type WidgetLanguage,
@@ -13,7 +14,7 @@ import {
 } from '../../shared/widgetConfig';
 import type { WidgetStrings } from '../../shared/i18n/strings';
 
-/** The configuration after checking, with every default applied. */
+/** The configuration after checking, with every default applied (an absent optional one is undefined). */
 interface ResolvedConfig {
   appId: string;
   timestamp: string;
@@ -30,6 +31,8 @@ interface ResolvedConfig {
   accept?: Container[];
   minDuration?: number;
   maxDuration?: number;
+  sources?: UploadSource[];
+  uploadWhileRecording?: boolean;
   left?: string;
   top?: string;
   /** Absent: true (openUpload.ts applies it, where the popup's fallback layer needs it too). */
@@ -87,6 +90,9 @@ export const RULES: Record<PageOption, Rule> = {
   accept: SERVICE_CHECKS,
   minDuration: SERVICE_CHECKS,
   maxDuration: SERVICE_CHECKS,
+  // A list of names the service checks (106), as it checks `accept`'s.
+  sources: SERVICE_CHECKS,
+  uploadWhileRecording: BOOLEAN,
 };
 
 /** The checks of the overlay-only options (overlayRules.ts), given by the builds that open the overlay. */

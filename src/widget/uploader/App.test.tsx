@@ -23,6 +23,8 @@ const BOOT: UploadPageBoot = {
   ticket: 'ticket-1',
   maxFileSize: 2 * 1024 ** 3,
   limits: {},
+  sources: ['file'],
+  uploadWhileRecording: false,
   uploadChunkBytes: 0,
   resume: null,
   look: { theme: 'auto' },

@@ -8,7 +8,7 @@ import { DonePanel } from './DonePanel';
 import { browserHandleStore, type HandleStore } from './fileHandles';
 import type { HostLink } from './hostLink';
 import { applyLook } from './look';
-import { askingNow, isMoving, isPicking, isSending, screenOf } from './machine';
+import { askingNow, isMoving, isPicking, isRecording, isSending, screenOf } from './machine';
 import { useEscapeKey, useEverySecond, useFocusOnChange, useLeavePrompt, usePastedFile } from './pageHooks';
 import { Preview } from './Preview';
 import { fetchProcessingStatus } from './processingStatus';
@@ -17,6 +17,7 @@ import type { StartUpload } from './uploadCore';
 import { questionWords, statusLine } from './uploaderText';
 import { useUploadMachine } from './useUploadMachine';
 import type * as Limits from './limits';
+import type { RecordChoice } from './RecordChoice';
 import { previewVideo } from './videoPreview';
 
 export interface AppProps {
@@ -36,6 +37,8 @@ export interface AppProps {
   preview?: typeof previewVideo;
   /** The checks and words of the page's restrictions (limits.ts), when it sets any (main.tsx loads them). */
   limits?: typeof Limits | undefined;
+  /** "Record with camera", "Record the screen", when the page's `sources` ask for recording (main.tsx loads them). */
+  RecordChoice?: typeof RecordChoice | undefined;
   /** The video's status after the upload. @default fetchProcessingStatus (GET /UploadWidget/Status with the ticket) */
   processingStatus?: (ticket: string) => Promise<number | undefined>;
   /** How often to ask for it. @default 5 000 */
@@ -62,12 +65,13 @@ export function App({
   statusPollMs = 5000,
   handles: givenHandles,
   limits,
+  RecordChoice,
 }: AppProps) {
   // The overlay's iframe is third-party: its storage is partitioned or refused, so only the popup keeps handles.
   const handles = useMemo(() => givenHandles ?? (boot.form === 'popup' ? browserHandleStore() : undefined), [givenHandles, boot.form]);
   // One reading per file for the duration check and the Preview.
   const preview = useMemo(() => (limits ? limits.sharedPreview(givenPreview) : givenPreview), [limits, givenPreview]);
-  const { model, send, setup, meter } = useUploadMachine({
+  const { model, send, setup, meter, recorder } = useUploadMachine({
     boot,
     strings,
     host,
@@ -110,6 +114,9 @@ export function App({
           stored={model.stored}
           keptHandle={model.keptHandle}
           keepsHandles={!!handles}
+          files={boot.sources.includes('file')}
+          RecordChoice={RecordChoice}
+          sources={boot.sources}
           primary={primary}
           send={send}
         />
@@ -123,9 +130,12 @@ export function App({
         />
       )}
       <p role="status" class={state.kind === 'done' ? 'status done' : 'status'}>
-        {statusLine(state, t)}
+        {isRecording(state) ? recorder?.status(state, t) : statusLine(state, t)}
       </p>
-      {'file' in state && <Preview file={state.file} texts={t} preview={preview} />}
+      {'file' in state && state.kind !== 'review' && <Preview file={state.file} texts={t} preview={preview} />}
+      {recorder && isRecording(state) && (
+        <recorder.Panel texts={t} state={state} stream={recorder.session.stream()} primary={primary} send={send} />
+      )}
       {isSending(state) && (
         <SendingPanel texts={t} state={state} estimate={meter.estimate(state.file.size)} asking={!!asking} primary={primary} send={send} />
       )}

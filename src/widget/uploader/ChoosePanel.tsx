@@ -1,9 +1,11 @@
 import type { Ref } from 'preact';
 import type { ResumeState } from '../../shared/uploadPage';
+import type { UploadSource } from '../../shared/widgetConfig';
 import type { FileHandle } from './fileHandles';
 import { FilePicker } from './FilePicker';
 import { formatBytes, formatPercent } from './format';
 import type { Texts } from './i18n';
+import type { RecordChoice } from './RecordChoice';
 import type { Send } from './useUploadMachine';
 
 interface ChoosePanelProps {
@@ -16,12 +18,18 @@ interface ChoosePanelProps {
   keptHandle: FileHandle | undefined;
   /** Whether a dropped file's handle can be kept (the popup form). */
   keepsHandles: boolean;
+  /** Whether the page's `sources` offer the file choice. */
+  files: boolean;
+  /** The recording choices, when its `sources` ask for any (App.tsx). */
+  RecordChoice: typeof RecordChoice | undefined;
+  sources: readonly UploadSource[];
   primary: Ref<HTMLButtonElement>;
   send: Send;
 }
 
 /** The file choice: the earlier upload if there is one, the picker, and the limits. */
-export function ChoosePanel({ texts: t, maxFileSize, hints, stored, keptHandle, keepsHandles, primary, send }: ChoosePanelProps) {
+export function ChoosePanel(props: ChoosePanelProps) {
+  const { texts: t, maxFileSize, hints, stored, keptHandle, keepsHandles, files, RecordChoice, sources, primary, send } = props;
   const storedPercent = stored ? formatPercent(stored.offset, stored.size) : '';
   return (
     <>
@@ -38,14 +46,17 @@ export function ChoosePanel({ texts: t, maxFileSize, hints, stored, keptHandle, 
           {t.continueFile(keptHandle.name, storedPercent)}
         </button>
       )}
-      <FilePicker
-        texts={t}
-        onFile={(file) => send({ type: 'choose', file })}
-        buttonRef={keptHandle ? undefined : primary}
-        onDroppedHandle={
-          keepsHandles ? (file, handle) => void handle.then((found) => send({ type: 'choose', file, handle: found })) : undefined
-        }
-      />
+      {files && (
+        <FilePicker
+          texts={t}
+          onFile={(file) => send({ type: 'choose', file })}
+          buttonRef={keptHandle ? undefined : primary}
+          onDroppedHandle={
+            keepsHandles ? (file, handle) => void handle.then((found) => send({ type: 'choose', file, handle: found })) : undefined
+          }
+        />
+      )}
+      {RecordChoice && <RecordChoice texts={t} sources={sources} buttonRef={files || keptHandle ? undefined : primary} send={send} />}
       <p class="hint">{t.limit(formatBytes(maxFileSize, t))}</p>
       {hints.map((hint) => (
         <p class="hint" key={hint}>

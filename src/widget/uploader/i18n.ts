@@ -52,6 +52,24 @@ export interface Texts {
   /** Reopened for an unfinished upload whose file handle the browser kept. */
   continueFile(name: string, percent: string): string;
   reopenFailed(name: string): string;
+  /** Recording could not start: the camera, microphone or screen refused, none there, or anything else. */
+  cameraDenied: string;
+  screenDenied: string;
+  noCamera: string;
+  recordFailed: string;
+  /** The page was hidden or the share ended mid-recording: the take is kept. */
+  recordingCut: string;
+  /** The Record choices, and the recorder's words (recorder/RecordPanel.tsx, the status line). */
+  recordCamera: string;
+  recordScreen: string;
+  askingSource: string;
+  startRecording: string;
+  countdown(seconds: string): string;
+  recordingNow: string;
+  stopRecording: string;
+  reviewTake(duration: string): string;
+  keepTake: string;
+  retake: string;
   units: { bytes: readonly string[]; hour: string; minute: string; second: string };
   /**
    * Any text with its values, for those whose values vary with the case: a refused file's (its
@@ -83,6 +101,8 @@ const PARAMETERS = {
   posterAlt: ['name'],
   continueFile: ['name', 'percent'],
   reopenFailed: ['name'],
+  countdown: ['seconds'],
+  reviewTake: ['duration'],
 } as const satisfies { [K in keyof Texts & StringKey]?: readonly string[] };
 
 /** The texts of the table the service put in the page (its language, the `strings` option applied). */

@@ -19,10 +19,20 @@ import {
   type UploadEvent,
 } from './machine';
 import { DIAGRAM_MARKERS, stateDiagram } from './stateDiagram';
+import { recordingStep } from './recorder/transitions';
 
-const SETUP: MachineSetup = { videoId: 'video-1', maxFileSize: 2 * 1024 ** 3, limits: {}, texts: textsFor(stringTable('en', {})) };
+const SETUP: MachineSetup = {
+  videoId: 'video-1',
+  maxFileSize: 2 * 1024 ** 3,
+  limits: {},
+  sources: ['file', 'camera', 'screen'],
+  uploadWhileRecording: false,
+  texts: textsFor(stringTable('en', {})),
+};
 /** A page that takes MP4 and MOV of 5 s to 10 min, up to 1 MB. */
 const LIMITED: MachineSetup = { ...SETUP, maxFileSize: 1_000_000, limits: { accept: ['mp4', 'mov'], minDuration: 5, maxDuration: 600 } };
+/** `uploadWhileRecording: true`. */
+const LIVE: MachineSetup = { ...SETUP, uploadWhileRecording: true };
 const file = (name = 'clip.mp4', size = 1000, type = 'video/mp4'): FileLike => ({ name, size, type });
 const CLIP = file();
 const STORED: ResumeState = {
@@ -34,6 +44,9 @@ const STORED: ResumeState = {
 };
 const HANDLE: HandleLike = { name: 'clip.mp4' };
 const INFO = { videoId: 'video-1', fileName: 'clip.mp4', fileSize: 1000 };
+/** A recorded take, and the address of its upload sent while recording. */
+const TAKE = file('recording.webm', 4000, 'video/webm');
+const LIVE_URL = 'http://service.test/UploadWidget/files/live-1';
 
 type Event = UploadEvent;
 /** An event whose `attempt` is filled in from the model it is sent to: that of the running attempt. */
@@ -45,7 +58,7 @@ function runWith(setup: MachineSetup, model: Model, ...events: LiveEvent[]): { m
   const effects: Effect[] = [];
   let current = model;
   for (const event of events) {
-    const step = reduce(current, typeof event === 'function' ? event(current) : event, setup);
+    const step = reduce(current, typeof event === 'function' ? event(current) : event, setup, recordingStep);
     current = step.model;
     effects.push(...step.effects);
   }
@@ -74,6 +87,14 @@ const unreachable: Live = (model) => ({ type: 'unreachable', attempt: model.atte
 const networkError =
   (bytesUploaded: number, online = true): Live =>
   (model) => ({ type: 'networkError', attempt: model.attempt, bytesUploaded, online });
+
+const ended =
+  (take: FileLike, durationMs = 10_000): Live =>
+  (model) => ({ type: 'recordingEnded', attempt: model.attempt, file: take, durationMs });
+const liveStored: Live = (model) => ({ type: 'liveStored', attempt: model.attempt, uploadUrl: LIVE_URL });
+const recorded =
+  (bytes: number, elapsedMs: number): Live =>
+  (model) => ({ type: 'recorded', attempt: model.attempt, bytes, elapsedMs });
 
 const idle = (stored: ResumeState | null = null) => initialModel<FileLike, HandleLike>(stored);
 /** A file chosen, checked and on its way: state `uploading`. */
@@ -504,6 +525,137 @@ describe('machine: closing', () => {
   });
 });
 
+describe('machine: recording', () => {
+  /** Camera allowed, counted down and recording, with the given setup. */
+  const recordingWith = (setup: MachineSetup) =>
+    runWith(
+      setup,
+      idle(),
+      { type: 'record', source: 'camera' },
+      { type: 'sourceReady' },
+      { type: 'startCountdown' },
+      { type: 'tick' },
+      { type: 'tick' },
+      { type: 'tick' },
+    );
+
+  it('asks for the camera, shows its picture, counts 3-2-1, then records with elapsed time and size', () => {
+    const asked = run(idle(), { type: 'record', source: 'camera' });
+    expect(asked.model.state).toEqual({ kind: 'permission', source: 'camera' });
+    expect(asked.effects).toEqual([{ type: 'openSource', source: 'camera' }]);
+    const counting = run(asked.model, { type: 'sourceReady' }, { type: 'startCountdown' });
+    expect(counting.model.state).toEqual({ kind: 'countdown', source: 'camera', left: 3 });
+    expect(ofType(counting.effects, 'countdown')).toHaveLength(1);
+    const two = run(counting.model, { type: 'tick' });
+    expect(two.model.state).toMatchObject({ kind: 'countdown', left: 2 });
+    const started = run(two.model, { type: 'tick' }, { type: 'tick' });
+    expect(started.model.state).toEqual({ kind: 'recording', source: 'camera', elapsedMs: 0, bytes: 0, stopping: false });
+    expect(ofType(started.effects, 'startRecorder')).toEqual([{ type: 'startRecorder', attempt: started.model.attempt, live: false }]);
+    expect(run(started.model, recorded(250_000, 2000)).model.state).toMatchObject({ bytes: 250_000, elapsedMs: 2000 });
+  });
+
+  it('stops, reviews the take, and uploads it as a chosen file when nothing was sent while recording', () => {
+    const stopping = run(recordingWith(SETUP).model, { type: 'stopRecording', reason: 'stop' });
+    expect(stopping.model.state).toMatchObject({ kind: 'recording', stopping: true });
+    expect(stopping.effects).toEqual([{ type: 'stopRecorder' }]);
+    const review = run(stopping.model, ended(TAKE, 9500));
+    expect(review.model.state).toEqual({ kind: 'review', source: 'camera', file: TAKE, durationMs: 9500 });
+    const kept = run(review.model, { type: 'keep' });
+    expect(kept.model.state).toMatchObject({ kind: 'checking', file: TAKE });
+    expect(kept.effects).toEqual([{ type: 'closeSource' }, { type: 'check', attempt: kept.model.attempt, file: TAKE }]);
+  });
+
+  it('with uploadWhileRecording, uploads while recording; Upload sends the rest and declares the length', () => {
+    const started = recordingWith(LIVE);
+    expect(ofType(started.effects, 'startRecorder')).toEqual([{ type: 'startRecorder', attempt: started.model.attempt, live: true }]);
+    const sending = runWith(LIVE, started.model, liveStored, progress(3000), { type: 'stopRecording', reason: 'stop' }, ended(TAKE));
+    expect(sending.model.live).toMatchObject({ url: LIVE_URL, sent: 3000, waiting: false });
+    expect(posts(sending.effects), 'the host hears nothing before the take is kept').toEqual([]);
+    const kept = run(sending.model, { type: 'keep' });
+    expect(kept.model.state).toEqual({ kind: 'uploading', file: TAKE, sent: 3000, allSent: false });
+    expect(kept.model.live).toBeNull();
+    expect(kept.effects.map((effect) => effect.type)).toEqual(['closeSource', 'resetMeter', 'post', 'endLive']);
+    const done = run(kept.model, progress(4000), succeeded);
+    expect(done.model.state).toEqual({ kind: 'done', file: TAKE });
+    expect(posts(done.effects)).toContainEqual({
+      type: 'success',
+      info: { videoId: 'video-1', fileName: 'recording.webm', fileSize: 4000 },
+    });
+  });
+
+  it('keeps recording through a network failure: the upload waits, continues on resume, and Upload then retries', () => {
+    const cut = runWith(LIVE, recordingWith(LIVE).model, liveStored, progress(1000), networkError(800));
+    expect(cut.model.state.kind).toBe('recording');
+    expect(cut.model.live).toMatchObject({ sent: 800, waiting: true });
+    expect(cut.model.notice).toEqual({ tone: 'error', text: SETUP.texts.networkError });
+    const back = run(cut.model, { type: 'resume' });
+    expect(back.effects).toEqual([{ type: 'resumeTransport' }]);
+    expect(back.model.live?.waiting).toBe(false);
+    const keptOffline = run(cut.model, { type: 'stopRecording', reason: 'stop' }, ended(TAKE), { type: 'keep' });
+    expect(keptOffline.model.state).toMatchObject({ kind: 'retrying', sent: 800 });
+    expect(ofType(keptOffline.effects, 'endLive')).toHaveLength(1);
+  });
+
+  it('Retake deletes what was sent, goes back to the picture, and ignores the old recording', () => {
+    const review = runWith(LIVE, recordingWith(LIVE).model, liveStored, { type: 'stopRecording', reason: 'stop' }, ended(TAKE));
+    const oldAttempt = review.model.attempt;
+    const retake = run(review.model, { type: 'retake' });
+    expect(retake.model.state).toEqual({ kind: 'preview', source: 'camera' });
+    expect(retake.effects).toEqual([{ type: 'dropLive', uploadUrl: LIVE_URL }]);
+    expect(retake.model.live).toBeNull();
+    const stale = run(retake.model, { type: 'progress', attempt: oldAttempt, sent: 4000 });
+    expect(stale.model).toEqual(retake.model);
+  });
+
+  it('Cancel leaves recording for the file choice, letting the camera go and dropping the upload', () => {
+    const cancelled = runWith(LIVE, recordingWith(LIVE).model, liveStored, { type: 'cancelRecording' });
+    expect(cancelled.model.state).toEqual({ kind: 'idle' });
+    expect(cancelled.effects).toEqual([{ type: 'closeSource' }, { type: 'dropLive', uploadUrl: LIVE_URL }]);
+  });
+
+  it.each([
+    ['camera', 'denied', SETUP.texts.cameraDenied],
+    ['screen', 'denied', SETUP.texts.screenDenied],
+    ['camera', 'noDevice', SETUP.texts.noCamera],
+    ['camera', 'failed', SETUP.texts.recordFailed],
+  ] as const)('%s %s: says so, and the file choice is still there', (source, failure, text) => {
+    const refused = run(idle(), { type: 'record', source }, { type: 'sourceFailed', failure });
+    expect(refused.model.state).toEqual({ kind: 'idle' });
+    expect(refused.model.notice).toEqual({ tone: 'error', text });
+    expect(run(refused.model, { type: 'choose', file: CLIP }).model.state.kind).toBe('checking');
+  });
+
+  it('the page hidden or the share ended: stops and keeps what was recorded, saying why', () => {
+    const hidden = run(recordingWith(SETUP).model, { type: 'stopRecording', reason: 'hidden' });
+    expect(hidden.effects).toEqual([{ type: 'stopRecorder' }]);
+    expect(hidden.model.notice).toEqual({ tone: 'info', text: SETUP.texts.recordingCut });
+    expect(run(hidden.model, ended(TAKE)).model.state.kind).toBe('review');
+    const beforeStart = run(
+      idle(),
+      { type: 'record', source: 'screen' },
+      { type: 'sourceReady' },
+      { type: 'stopRecording', reason: 'ended' },
+    );
+    expect(beforeStart.model.state).toEqual({ kind: 'idle' });
+    expect(beforeStart.effects.at(-1)).toEqual({ type: 'closeSource' });
+  });
+
+  it('offers recording only from the sources configured', () => {
+    const fileOnly: MachineSetup = { ...SETUP, sources: ['file'] };
+    expect(runWith(fileOnly, idle(), { type: 'record', source: 'camera' }).model.state).toEqual({ kind: 'idle' });
+    const cameraOnly: MachineSetup = { ...SETUP, sources: ['camera'] };
+    expect(runWith(cameraOnly, idle(), { type: 'record', source: 'screen' }).model.state).toEqual({ kind: 'idle' });
+  });
+
+  it('record asks for the recorder; until its transitions have loaded, its events change nothing', () => {
+    const asking = reduce(idle(), { type: 'record', source: 'camera' }, SETUP);
+    expect(asking.model.state).toEqual({ kind: 'permission', source: 'camera' });
+    expect(asking.effects).toEqual([{ type: 'openSource', source: 'camera' }]);
+    expect(reduce(asking.model, { type: 'sourceReady' }, SETUP)).toEqual({ model: asking.model, effects: [] });
+    expect(reduce(asking.model, { type: 'sourceReady' }, SETUP, recordingStep).model.state.kind).toBe('preview');
+  });
+});
+
 describe('machine: the transition table', () => {
   /** Models in every state, with and without a stored upload, questions and a kept handle. */
   function samples(): Model[] {
@@ -528,6 +680,16 @@ describe('machine: the transition table', () => {
         run(sending, { type: 'cancel' }).model,
       );
       models.push(run(sending, refused('107')).model, run(sending, succeeded).model, run(sending, unreachable).model);
+    }
+    for (const setup of [SETUP, LIVE]) {
+      const step = (model: Model, ...events: LiveEvent[]) => runWith(setup, model, ...events).model;
+      const permission = step(idle(), { type: 'record', source: 'camera' });
+      const preview = step(permission, { type: 'sourceReady' });
+      const countdown = step(preview, { type: 'startCountdown' });
+      const recording = step(countdown, { type: 'tick' }, { type: 'tick' }, { type: 'tick' });
+      const review = step(recording, { type: 'stopRecording', reason: 'stop' }, ended(TAKE));
+      models.push(permission, preview, countdown, step(countdown, { type: 'tick' }, { type: 'tick' }), recording, review);
+      models.push(step(recording, { type: 'stopRecording', reason: 'stop' }), step(review, networkError(300)));
     }
     return models;
   }
@@ -566,6 +728,19 @@ describe('machine: the transition table', () => {
       { type: 'reopened', handle: HANDLE, file: undefined },
       { type: 'handleFound', handle: HANDLE, stored: STORED },
       { type: 'processing', status: 1 },
+      { type: 'record', source: 'camera' },
+      { type: 'sourceReady' },
+      { type: 'sourceFailed', failure: 'denied' },
+      { type: 'startCountdown' },
+      { type: 'tick' },
+      { type: 'recorded', attempt, bytes: 500, elapsedMs: 1000 },
+      { type: 'stopRecording', reason: 'stop' },
+      { type: 'stopRecording', reason: 'ended' },
+      { type: 'recordingEnded', attempt, file: TAKE, durationMs: 10_000 },
+      { type: 'keep' },
+      { type: 'retake' },
+      { type: 'cancelRecording' },
+      { type: 'liveStored', attempt, uploadUrl: LIVE_URL },
     ];
   }
 
@@ -575,7 +750,7 @@ describe('machine: the transition table', () => {
     const made = new Set<string>();
     for (const model of samples()) {
       for (const event of events(model)) {
-        const next = reduce(model, event, LIMITED).model.state.kind;
+        const next = reduce(model, event, LIMITED, recordingStep).model.state.kind;
         if (next !== model.state.kind) made.add(edge(model.state.kind, event.type, next));
       }
     }

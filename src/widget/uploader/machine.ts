@@ -11,8 +11,10 @@ import type { ResumeState } from '../../shared/uploadPage';
 import {
   PROCESSED_STATUSES,
   type FileRefusal,
+  type RecordSource,
   type UploadFailureInfo,
   type UploadProgressInfo,
+  type UploadSource,
   type WidgetCode,
 } from '../../shared/widgetConfig';
 import { refuseFile } from './fileChecks';
@@ -37,6 +39,13 @@ export interface HandleLike {
 export const STATE_KINDS = [
   'idle',
   'checking',
+  // Recording (sources camera, screen): asking the browser for the camera or screen, its live
+  // picture, 3-2-1, recording, and the take to keep (Upload) or drop (Retake).
+  'permission',
+  'preview',
+  'countdown',
+  'recording',
+  'review',
   'uploading',
   'finishing',
   'paused',
@@ -67,7 +76,29 @@ export type UploadState<F extends FileLike, H extends HandleLike> =
    * going to the host twice (the transport may report the whole size more than once).
    */
   | { kind: SendingKind; file: F; sent: number; allSent: boolean }
-  | { kind: 'done'; file: F };
+  | { kind: 'done'; file: F }
+  | { kind: 'permission' | 'preview'; source: RecordSource }
+  /** `left`: the seconds still to count, 3 to 1. */
+  | { kind: 'countdown'; source: RecordSource; left: number }
+  /** `stopping`: Stop was pressed (or the tab hidden, the share ended); the recorder hands over its last data. */
+  | { kind: 'recording'; source: RecordSource; elapsedMs: number; bytes: number; stopping: boolean }
+  | { kind: 'review'; source: RecordSource; file: F; durationMs: number };
+
+/** Why the browser gave no camera or screen: refused by the person or a policy, no such device, or anything else. */
+export type SourceFailure = 'denied' | 'noDevice' | 'failed';
+/** Why a recording stopped: Stop, the page hidden (another tab, the phone locked), or the shared screen or camera gone. */
+type StopReason = 'stop' | 'hidden' | 'ended';
+
+/**
+ * The upload that runs while recording (`uploadWhileRecording`): its attempt number, the upload's
+ * address once created, what the service confirmed, and whether it waits for the network.
+ */
+interface LiveUpload {
+  attempt: number;
+  url: string | undefined;
+  sent: number;
+  waiting: boolean;
+}
 
 /** A question that must be answered before anything is lost: closing mid-upload, discarding, replacing stored bytes. */
 export type Question<F extends FileLike, H extends HandleLike> =
@@ -95,6 +126,8 @@ export interface Model<F extends FileLike = FileLike, H extends HandleLike = Han
   outageReported: boolean;
   /** The video's status after the upload, as the service last reported it. */
   videoStatus: number | undefined;
+  /** The upload sent while recording, until the take is kept (it becomes the upload) or dropped. */
+  live: LiveUpload | null;
 }
 
 export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = HandleLike> =
@@ -138,7 +171,26 @@ export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = Ha
   | { type: 'reopened'; handle: H; file: F | undefined }
   /** The handle store held one for `stored` (looked up once, when the page opens). */
   | { type: 'handleFound'; handle: H; stored: ResumeState }
-  | { type: 'processing'; status: number | undefined };
+  | { type: 'processing'; status: number | undefined }
+  /** Record with the camera, or the screen. */
+  | { type: 'record'; source: RecordSource }
+  | { type: 'sourceReady' }
+  | { type: 'sourceFailed'; failure: SourceFailure }
+  | { type: 'startCountdown' }
+  /** One second of the countdown has passed. */
+  | { type: 'tick' }
+  /** The recorder's figures, about once a second. */
+  | { type: 'recorded'; attempt: number; bytes: number; elapsedMs: number }
+  | { type: 'stopRecording'; reason: StopReason }
+  /** The recorder has handed over everything: the take. */
+  | { type: 'recordingEnded'; attempt: number; file: F; durationMs: number }
+  /** Upload the take. */
+  | { type: 'keep' }
+  | { type: 'retake' }
+  /** Leave recording for the file choice (Cancel), dropping whatever was recorded. */
+  | { type: 'cancelRecording' }
+  /** The upload sent while recording has an address. */
+  | { type: 'liveStored'; attempt: number; uploadUrl: string };
 
 export type Effect<F extends FileLike = FileLike, H extends HandleLike = HandleLike> =
   | { type: 'post'; message: WithoutEnvelope<PageMessage> }
@@ -166,15 +218,35 @@ export type Effect<F extends FileLike = FileLike, H extends HandleLike = HandleL
   /** Ask the browser for the handle's file again: answered by `reopened`. */
   | { type: 'reopen'; handle: H }
   /** Ask the service how processing goes, now or after the poll interval: answered by `processing`. */
-  | { type: 'askProcessing'; when: 'now' | 'later' };
+  | { type: 'askProcessing'; when: 'now' | 'later' }
+  /** Ask the browser for the camera and microphone, or the screen: answered by `sourceReady` or `sourceFailed`. */
+  | { type: 'openSource'; source: RecordSource }
+  /** Let the camera or screen go, with any recorder on it; what it recorded is dropped. */
+  | { type: 'closeSource' }
+  /** Send `tick` in a second. */
+  | { type: 'countdown' }
+  /**
+   * Start recording; its events carry `attempt`. With `live`, also start an upload of deferred
+   * length fed by the recorder as it records (the transport's events carry the same attempt).
+   */
+  | { type: 'startRecorder'; attempt: number; live: boolean }
+  /** Stop recording: answered by `recordingEnded`. */
+  | { type: 'stopRecorder' }
+  /** The recording is whole: the upload sent while recording sends the rest and declares the length. */
+  | { type: 'endLive' }
+  /** Stop the upload sent while recording and delete what the service holds of it (tus DELETE). */
+  | { type: 'dropLive'; uploadUrl: string | undefined };
 
-/** Fixed for one page: who the messages are about, the limits, and the words. */
+/** Fixed for one page: who the messages are about, the limits, where videos may come from, and the words. */
 export interface MachineSetup {
   videoId: string;
   /** Bytes: the service's limit, or the page's `maxFileSize` when smaller. */
   maxFileSize: number;
   /** The page's `accept`, `minDuration` and `maxDuration` (a recording stops at `maxDuration` too). */
   limits: ContentLimits;
+  /** The `sources` option: recording is offered only for those it names. */
+  sources: readonly UploadSource[];
+  uploadWhileRecording: boolean;
   texts: Texts;
 }
 
@@ -193,6 +265,7 @@ export function initialModel<F extends FileLike, H extends HandleLike>(stored: R
     attempt: 0,
     outageReported: false,
     videoStatus: undefined,
+    live: null,
   };
 }
 
@@ -221,9 +294,16 @@ export function askingNow<F extends FileLike, H extends HandleLike>(model: Model
  * What the screen shows, which is coarser than the state: `finishing` looks like `uploading`,
  * `offline` like `retrying`, and the three picking states alike. Focus moves when this changes.
  */
-export type Screen = 'picker' | 'checking' | 'sending' | 'paused' | 'waiting' | 'done';
+export type Screen = 'picker' | 'checking' | 'sending' | 'paused' | 'waiting' | 'done' | RecordingKind;
+type RecordingKind = 'permission' | 'preview' | 'countdown' | 'recording' | 'review';
 export function screenOf(state: { kind: StateKind }): Screen {
   switch (state.kind) {
+    case 'permission':
+    case 'preview':
+    case 'countdown':
+    case 'recording':
+    case 'review':
+      return state.kind;
     case 'idle':
     case 'failed':
     case 'cancelled':
@@ -244,7 +324,10 @@ export function screenOf(state: { kind: StateKind }): Screen {
 }
 
 const fileInfo = (setup: MachineSetup, file: FileLike) => ({ videoId: setup.videoId, fileName: file.name, fileSize: file.size });
-const post = <F extends FileLike, H extends HandleLike>(message: WithoutEnvelope<PageMessage>): Effect<F, H> => ({ type: 'post', message });
+export const post = <F extends FileLike, H extends HandleLike>(message: WithoutEnvelope<PageMessage>): Effect<F, H> => ({
+  type: 'post',
+  message,
+});
 const FINAL_STATUSES: readonly number[] = PROCESSED_STATUSES;
 
 /**
@@ -411,11 +494,58 @@ function live<F extends FileLike, H extends HandleLike>(model: Model<F, H>, atte
   return attempt === model.attempt && isSending(model.state) ? model.state : null;
 }
 
+/** The recorder's states: leaving any of them lets the camera or screen go. */
+const RECORDING = ['permission', 'preview', 'countdown', 'recording', 'review'] as const satisfies readonly StateKind[];
+
+export function isRecording<F extends FileLike, H extends HandleLike>(
+  state: UploadState<F, H>,
+): state is Extract<UploadState<F, H>, { kind: (typeof RECORDING)[number] }> {
+  return (RECORDING as readonly StateKind[]).includes(state.kind);
+}
+
+/** The upload sent while recording, when an event is of its attempt. */
+export function liveOf<F extends FileLike, H extends HandleLike>(model: Model<F, H>, attempt: number): LiveUpload | null {
+  return model.live?.attempt === attempt ? model.live : null;
+}
+
+/**
+ * The recorder's events after `record`: only the recorder (its panel and session) sends them;
+ * and the transport's, when they are of the upload sent while recording.
+ */
+type RecordingEventType =
+  | 'progress'
+  | 'refused'
+  | 'networkError'
+  | 'resume'
+  | 'sourceReady'
+  | 'sourceFailed'
+  | 'startCountdown'
+  | 'tick'
+  | 'recorded'
+  | 'stopRecording'
+  | 'recordingEnded'
+  | 'keep'
+  | 'retake'
+  | 'cancelRecording'
+  | 'liveStored';
+
+/**
+ * The recorder's transitions after `record` (recorder/transitions.ts). They come with the
+ * recorder's chunk, which `record` asks for (openSource), so a page that never records does not
+ * carry them (test/widget.budget.test.ts); none of their events can come before it.
+ */
+export type RecordingStep = <F extends FileLike, H extends HandleLike>(
+  model: Model<F, H>,
+  event: Extract<UploadEvent<F, H>, { type: RecordingEventType }>,
+  setup: MachineSetup,
+) => Step<F, H>;
+
 /** One step: the next model, and what must be done for it, in order. */
 export function reduce<F extends FileLike, H extends HandleLike>(
   model: Model<F, H>,
   event: UploadEvent<F, H>,
   setup: MachineSetup,
+  recording?: RecordingStep,
 ): Step<F, H> {
   const { texts: t } = setup;
   const same: Step<F, H> = { model, effects: [] };
@@ -433,7 +563,8 @@ export function reduce<F extends FileLike, H extends HandleLike>(
       return { model: { ...model, stored: event.resume }, effects: [] };
     case 'progress': {
       const sending = live(model, event.attempt);
-      return sending ? progress(model, sending, event.sent) : same;
+      if (sending) return progress(model, sending, event.sent);
+      return recording ? recording(model, event, setup) : same;
     }
     case 'succeeded': {
       const sending = live(model, event.attempt);
@@ -450,7 +581,7 @@ export function reduce<F extends FileLike, H extends HandleLike>(
     }
     case 'refused': {
       const sending = live(model, event.attempt);
-      if (!sending) return same;
+      if (!sending) return recording ? recording(model, event, setup) : same;
       const { code, requestId } = event;
       return failed(model, setup, sending, t.serverRefused(code), {
         reason: 'server',
@@ -460,7 +591,8 @@ export function reduce<F extends FileLike, H extends HandleLike>(
     }
     case 'networkError': {
       const sending = live(model, event.attempt);
-      return sending ? networkError(model, setup, sending, event.bytesUploaded, event.online) : same;
+      if (sending) return networkError(model, setup, sending, event.bytesUploaded, event.online);
+      return recording ? recording(model, event, setup) : same;
     }
     case 'unreachable': {
       const sending = live(model, event.attempt);
@@ -475,6 +607,7 @@ export function reduce<F extends FileLike, H extends HandleLike>(
     case 'pause':
       return pause(model);
     case 'resume':
+      if (model.live && recording) return recording(model, event, setup);
       if (state.kind !== 'paused' && state.kind !== 'offline' && state.kind !== 'retrying') return same;
       return {
         model: { ...model, notice: null, state: { ...state, kind: state.allSent ? 'finishing' : 'uploading' } },
@@ -521,6 +654,24 @@ export function reduce<F extends FileLike, H extends HandleLike>(
       return event.stored === model.stored && event.handle.name === event.stored.fileName
         ? { model: { ...model, keptHandle: event.handle }, effects: [] }
         : same;
+    case 'record':
+      if (!isPicking(state) || !setup.sources.includes(event.source)) return same;
+      return {
+        model: { ...model, notice: null, state: { kind: 'permission', source: event.source } },
+        effects: [{ type: 'openSource', source: event.source }],
+      };
+    case 'sourceReady':
+    case 'sourceFailed':
+    case 'startCountdown':
+    case 'tick':
+    case 'recorded':
+    case 'stopRecording':
+    case 'recordingEnded':
+    case 'keep':
+    case 'retake':
+    case 'cancelRecording':
+    case 'liveStored':
+      return recording ? recording(model, event, setup) : same;
     case 'processing': {
       if (state.kind !== 'done') return same;
       const { status } = event;
@@ -564,4 +715,15 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: SENDING, on: 'refused', to: ['failed'] },
   { from: SENDING, on: 'unreachable', to: ['failed'] },
   { from: SENDING, on: 'cancel', to: ['cancelled'] },
+  { from: PICKING, on: 'record', to: ['permission'] },
+  { from: ['permission'], on: 'sourceReady', to: ['preview'] },
+  { from: ['permission'], on: 'sourceFailed', to: ['idle'], note: 'denied, no camera' },
+  { from: ['preview'], on: 'startCountdown', to: ['countdown'] },
+  { from: ['countdown'], on: 'tick', to: ['recording'], note: 'after 3, 2, 1' },
+  { from: ['preview', 'countdown'], on: 'stopRecording', to: ['idle'], note: 'the camera or share gone' },
+  { from: ['recording'], on: 'recordingEnded', to: ['review'] },
+  { from: ['review'], on: 'keep', to: ['uploading', 'retrying'], note: 'sent while recording' },
+  { from: ['review'], on: 'keep', to: ['checking'] },
+  { from: ['review'], on: 'retake', to: ['preview'] },
+  { from: RECORDING, on: 'cancelRecording', to: ['idle'] },
 ];

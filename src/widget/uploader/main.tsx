@@ -18,15 +18,18 @@ const loadTransport = async (): Promise<StartUpload> => {
   return (request, listeners) => tusUpload(request, listeners, { tuning: { chunkBytes: boot.uploadChunkBytes } });
 };
 
-// The restrictions' checks and words come only to a page that sets any, before its first paint.
+// The restrictions' checks and words come only to a page that sets any, before its first paint;
+// the Record choices likewise only to a page whose `sources` ask for recording.
 const limits = Object.keys(boot.limits).length > 0 ? import('./limits') : undefined;
+const recordChoice = boot.sources.some((source) => source !== 'file') ? import('./RecordChoice') : undefined;
 
-void Promise.all([loadPageTexts(boot.lang, boot.strings), limits]).then(([strings, limitChecks]) =>
+void Promise.all([loadPageTexts(boot.lang, boot.strings), limits, recordChoice]).then(([strings, limitChecks, choice]) =>
   render(
     <App
       boot={boot}
       strings={strings}
       limits={limitChecks}
+      RecordChoice={choice?.RecordChoice}
       host={connectToHost(boot)}
       startUpload={deferredUpload(loadTransport)}
       fingerprint={fileFingerprint}

@@ -1,11 +1,11 @@
-import type { StringTable, WidgetStrings } from '../../shared/i18n/strings';
+import type { RecordingKey, StringTable, WidgetStrings } from '../../shared/i18n/strings';
 import type { WidgetLanguage } from '../../shared/widgetConfig';
 
 /**
  * Each language's page texts as its own chunk (`locale-<lang>`), so the page loads only the one it
  * speaks; the service names that chunk in a `modulepreload` link, so it arrives with the page's code.
  */
-const LOCALES: Record<WidgetLanguage, () => Promise<StringTable>> = {
+const LOCALES: Record<WidgetLanguage, () => Promise<Omit<StringTable, RecordingKey>>> = {
   en: () => import('../../shared/i18n/locales/en').then((module) => ({ ...module.EN_WORDS, ...module.EN })),
   'zh-CN': () => import('../../shared/i18n/locales/zh-CN').then((module) => ({ ...module.ZH_CN_WORDS, ...module.ZH_CN })),
   'zh-TW': () => import('../../shared/i18n/locales/zh-TW').then((module) => ({ ...module.ZH_TW_WORDS, ...module.ZH_TW })),
@@ -18,7 +18,11 @@ const LOCALES: Record<WidgetLanguage, () => Promise<StringTable>> = {
   ar: () => import('../../shared/i18n/locales/ar').then((module) => ({ ...module.AR_WORDS, ...module.AR })),
 };
 
-/** The page's every text: its language's chunk, the `strings` option's texts in place (UploadPageBoot.strings). */
+/**
+ * The page's every text: its language's chunk, the `strings` option's texts in place
+ * (UploadPageBoot.strings). The recorder's texts come in `strings` too, but only to a page that
+ * records (shared/i18n/recordingTexts.ts): a page that does not never reads them.
+ */
 export async function loadPageTexts(lang: WidgetLanguage, strings: WidgetStrings): Promise<StringTable> {
-  return { ...(await LOCALES[lang]()), ...strings };
+  return { ...(await LOCALES[lang]()), ...strings } as StringTable;
 }

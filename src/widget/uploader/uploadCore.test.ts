@@ -36,7 +36,7 @@ function network() {
 /** A tus Upload double: records its options, counts start/abort, and lets the test fire its callbacks. */
 function fakeTus() {
   const state = { options: undefined as unknown as UploadOptions, starts: 0, aborts: 0, url: null as string | null };
-  const create = (_file: File, options: UploadOptions) => {
+  const create = (_file: unknown, options: UploadOptions) => {
     state.options = options;
     return {
       start: () => void (state.starts += 1),

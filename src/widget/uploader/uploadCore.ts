@@ -11,9 +11,21 @@ import { REQUEST_ID_HEADER } from '../../shared/requestId';
 import { TICKET_HEADER } from '../../shared/uploadPage';
 import { fetchProcessingStatus } from './processingStatus';
 
+/**
+ * A recording still being made (recorder/growingInput.ts): sent as it grows, its length declared
+ * when it ends (tus Upload-Defer-Length).
+ */
+export interface GrowingFile {
+  name: string;
+  type: string;
+  reader: TusFileReader;
+  /** Whether a read waits for the recording: time without requests then is no stall. */
+  waiting(): boolean;
+}
+
 export interface UploadRequest {
-  /** The File itself: a fresh upload hands it whole to `xhr.send`, so it is never read into memory. */
-  file: File;
+  /** The File itself: a fresh upload hands it whole to `xhr.send`, so it is never read into memory. Or a recording still being made. */
+  file: File | GrowingFile;
   fingerprint: string;
   videoId: string;
   endpoint: string;
@@ -90,7 +102,7 @@ export const wholeFileReader: TusFileReader = {
 };
 
 type TusUpload = Pick<Upload, 'start' | 'abort' | 'url'>;
-type CreateTusUpload = (file: File, options: UploadOptions) => TusUpload;
+type CreateTusUpload = (file: File | GrowingFile, options: UploadOptions) => TusUpload;
 
 /** What the browser says about its connection; tests pass a double. */
 interface NetworkStatus {
@@ -208,6 +220,7 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
   } = deps;
   const tuning: UploadTuning = { ...DEFAULT_TUNING, ...deps.tuning };
   const { file } = request;
+  const growing = 'reader' in file ? file : undefined;
   let confirmed = request.resume?.offset ?? 0;
   let lastActivity = Date.now();
   let stalls = 0;
@@ -250,7 +263,8 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
     httpStack: pageOriginStack(new XHRHttpStack({})),
     uploadUrl: request.resume?.uploadUrl ?? null,
     chunkSize: tuning.chunkBytes > 0 ? tuning.chunkBytes : Number.POSITIVE_INFINITY,
-    fileReader: wholeFileReader,
+    fileReader: growing?.reader ?? wholeFileReader,
+    uploadLengthDeferred: !!growing,
     retryDelays: tuning.retryDelays,
     headers: { [TICKET_HEADER]: request.ticket },
     metadata: { filename: file.name, filetype: file.type || 'application/octet-stream', fingerprint: request.fingerprint },
@@ -311,6 +325,8 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
     upload.start();
     watchdog ??= setInterval(
       () => {
+        // A read waiting for the recording's next chunk (or for the take to be kept) is no stall.
+        if (growing?.waiting()) touch();
         if (Date.now() - lastActivity < tuning.stallMs) return;
         stalls += 1;
         if (stalls > tuning.retryDelays.length) {

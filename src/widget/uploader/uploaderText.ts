@@ -11,6 +11,13 @@ export function statusLine(state: UploaderModel['state'], t: Texts): string {
     case 'failed':
     case 'cancelled':
       return '';
+    // The recorder's states: its chunk words them (recorder/RecordPanel.tsx, recordingStatus).
+    case 'permission':
+    case 'preview':
+    case 'countdown':
+    case 'recording':
+    case 'review':
+      return '';
     case 'checking':
       return t.preparing(state.file.name);
     case 'uploading':

@@ -5,12 +5,15 @@ import type { FileHandle, HandleStore } from './fileHandles';
 import type { HostLink } from './hostLink';
 import type { StringTable } from '../../shared/i18n/strings';
 import { textsFor } from './i18n';
-import { initialModel, reduce, type Effect, type MachineSetup, type Model, type UploadEvent } from './machine';
+import { initialModel, reduce, type Effect, type MachineSetup, type Model, type RecordingStep, type UploadEvent } from './machine';
 import { SpeedMeter } from './speedMeter';
 import { throttle } from './throttle';
+import { transportEvents } from './transportEvents';
 import type { StartUpload, UploadControl } from './uploadCore';
 import type * as Limits from './limits';
 import type { previewVideo } from './videoPreview';
+import type { RecorderKit } from './recorder';
+import type { RecorderEffect, RecorderSession } from './recorder/session';
 import { sniffVideoContainer } from './videoSignature';
 
 /** The host's `onProgress` at most 10 times a second. */
@@ -42,6 +45,12 @@ export interface UploadWiring {
   handles: HandleStore | undefined;
 }
 
+export interface Recorder {
+  Panel: RecorderKit['RecordPanel'];
+  status: RecorderKit['recordingStatus'];
+  session: RecorderSession;
+}
+
 /** Distributive, so each event keeps its own fields. */
 type WithoutAttempt<E> = E extends unknown ? Omit<E, 'attempt'> : never;
 /** The check's answer, without the attempt it belongs to. */
@@ -71,14 +80,29 @@ async function check(
  * then its effects, whose answers come back as events. Also the effects that last while a state
  * does: the host's messages, the retry after a network failure, the kept handle at opening.
  */
-export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; send: Send; setup: MachineSetup; meter: SpeedMeter } {
+export function useUploadMachine(wiring: UploadWiring): {
+  model: UploaderModel;
+  send: Send;
+  setup: MachineSetup;
+  meter: SpeedMeter;
+  /** The recorder's panel and session, once the person has chosen Record (its chunk loads then). */
+  recorder: Recorder | undefined;
+} {
   const { boot, strings, host, startUpload, fingerprint, preview, limits, now, autoRetryMs } = wiring;
   const { discard, processingStatus, statusPollMs, handles } = wiring;
   const setup = useMemo<MachineSetup>(
-    () => ({ videoId: boot.videoId, maxFileSize: boot.maxFileSize, limits: boot.limits, texts: textsFor(strings) }),
-    [boot.videoId, boot.maxFileSize, boot.limits, strings],
+    () => ({
+      videoId: boot.videoId,
+      maxFileSize: boot.maxFileSize,
+      limits: boot.limits,
+      sources: boot.sources,
+      uploadWhileRecording: boot.uploadWhileRecording,
+      texts: textsFor(strings),
+    }),
+    [boot.videoId, boot.maxFileSize, boot.limits, boot.sources, boot.uploadWhileRecording, strings],
   );
   const [model, setModel] = useState<UploaderModel>(() => initialModel(boot.resume));
+  const [recorder, setRecorder] = useState<Recorder | undefined>(undefined);
   // The model as of the last event, for events that arrive before the next render.
   const current = useRef(model);
   const control = useRef<UploadControl | null>(null);
@@ -89,11 +113,42 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
   const progress = useMemo(() => throttle((info: UploadProgressInfo) => host.post({ type: 'progress', info }), PROGRESS_PERIOD_MS), [host]);
 
   const send = useMemo(() => {
+    // The recorder's transitions, once its chunk has loaded (the first `openSource` asks for it).
+    let recording: RecordingStep | undefined;
     const dispatch: Send = (event) => {
-      const step = reduce(current.current, event, setup);
+      const step = reduce(current.current, event, setup, recording);
       current.current = step.model;
       setModel(step.model);
       for (const effect of step.effects) perform(effect);
+    };
+    // The recorder's chunk loads at the first `openSource`; every later effect waits for it, in order.
+    let session: Promise<RecorderSession> | undefined;
+    const record = (effect: RecorderEffect) => {
+      // Not destructured in the parameter: Vite would then list the module's names twice.
+      session ??= import('./recorder').then((kit: RecorderKit) => {
+        recording = kit.recordingStep;
+        const made = kit.recorderSession({
+          dispatch,
+          stateKind: () => current.current.state.kind,
+          boot,
+          setup,
+          startUpload,
+          discard,
+          setTransport: (transport) => {
+            control.current = transport;
+          },
+        });
+        setRecorder({ Panel: kit.RecordPanel, status: kit.recordingStatus, session: made });
+        return made;
+      });
+      session.then(
+        (made) => made.perform(effect),
+        () => {
+          // Not loaded (the network): the person may try again.
+          session = undefined;
+          if (effect.type === 'openSource') dispatch({ type: 'sourceFailed', failure: 'failed' });
+        },
+      );
     };
     const askProcessing = async () => {
       const status = await processingStatus(boot.ticket);
@@ -115,22 +170,7 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
             {
               onStored: (uploadUrl, offset) =>
                 dispatch({ type: 'stored', resume: { uploadUrl, offset, size: file.size, fileName: file.name, fingerprint: print } }),
-              onProgress: (sent) => dispatch({ type: 'progress', attempt, sent }),
-              onSuccess: () => dispatch({ type: 'succeeded', attempt }),
-              onRefused: (code, requestId) => dispatch({ type: 'refused', attempt, code, requestId }),
-              onNetworkError: (bytesUploaded) =>
-                dispatch({ type: 'networkError', attempt, bytesUploaded, online: navigator.onLine !== false }),
-              onUnreachable: () => {
-                // The requests go to the page's own origin (uploadCore's onPageOrigin); the service names its endpoint by PUBLIC_URL.
-                const endpoint = new URL(boot.tusEndpoint);
-                dispatch({
-                  type: 'unreachable',
-                  attempt,
-                  pageOrigin: location.origin,
-                  serviceOrigin: endpoint.origin,
-                  uploadPath: endpoint.pathname,
-                });
-              },
+              ...transportEvents(dispatch, attempt, boot.tusEndpoint),
             },
           );
           return;
@@ -172,14 +212,20 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
           if (effect.when === 'now') void askProcessing();
           else poll.current = setTimeout(() => void askProcessing(), statusPollMs);
           return;
+        case 'openSource':
+        case 'closeSource':
+        case 'countdown':
+        case 'startRecorder':
+        case 'stopRecorder':
+        case 'endLive':
+        case 'dropLive':
+          return record(effect);
       }
     };
     return dispatch;
   }, [
     setup,
-    boot.ticket,
-    boot.tusEndpoint,
-    boot.videoId,
+    boot,
     host,
     startUpload,
     fingerprint,
@@ -217,17 +263,19 @@ export function useUploadMachine(wiring: UploadWiring): { model: UploaderModel; 
 
   // After a network failure the upload continues by itself: at once when the browser says it is
   // back online, else after a pause (the service may answer again), so nobody must find "Try again".
+  // The same for the upload sent while recording, which waits while the recording goes on.
   const kind = model.state.kind;
+  const liveWaits = !!model.live?.waiting;
   useEffect(() => {
-    if (kind !== 'offline' && kind !== 'retrying') return;
+    if (kind !== 'offline' && kind !== 'retrying' && !liveWaits) return;
     const again = () => send({ type: 'resume' });
     window.addEventListener('online', again);
-    const timer = kind === 'retrying' ? setTimeout(again, autoRetryMs) : undefined;
+    const timer = kind === 'retrying' || liveWaits ? setTimeout(again, autoRetryMs) : undefined;
     return () => {
       window.removeEventListener('online', again);
       clearTimeout(timer);
     };
-  }, [kind, autoRetryMs, send]);
+  }, [kind, liveWaits, autoRetryMs, send]);
 
-  return { model, send, setup, meter };
+  return { model, send, setup, meter, recorder };
 }
