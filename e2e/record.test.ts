@@ -57,6 +57,21 @@ function takeDigest(frame: Frame): Promise<{ sha256: string; size: number }> {
   });
 }
 
+/**
+ * The take's length as Chromium's own demuxer finds it in the review's video: MediaRecorder writes
+ * no duration, so the browser learns it by seeking past the end. This, not the test's clock (which
+ * sees Recording and Stop only as fast as the driver polls), is the recorded length.
+ */
+function takeSeconds(frame: Frame): Promise<number> {
+  return frame.evaluate(async () => {
+    const video = document.querySelector<HTMLVideoElement>('video[src^="blob:"]')!;
+    if (video.readyState < 1) await new Promise((ready) => video.addEventListener('loadedmetadata', ready, { once: true }));
+    video.currentTime = Number.MAX_SAFE_INTEGER;
+    for (let tries = 0; !Number.isFinite(video.duration) && tries < 100; tries++) await new Promise((wake) => setTimeout(wake, 50));
+    return video.duration;
+  });
+}
+
 const wait = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 
 describe('recording with the camera', () => {
@@ -67,9 +82,11 @@ describe('recording with the camera', () => {
     await wait(10_000);
     const beforeStop = await world.storedUploadBytes(videoId);
     await frame.getByRole('button', { name: 'Stop' }).click();
-    const length = (Date.now() - started) / 1000;
+    const clock = (Date.now() - started) / 1000;
     await frame.getByRole('button', { name: 'Upload' }).waitFor();
     const take = await takeDigest(frame);
+    const length = await takeSeconds(frame);
+    expect(Math.abs(length - clock), `the take lasts ${length} s, the test's clock saw ${clock} s`).toBeLessThan(1.5);
     expect(beforeStop, `${beforeStop} of ${take.size} bytes before Stop`).toBeGreaterThan(take.size / 2);
 
     await frame.getByRole('button', { name: 'Upload' }).click();

@@ -410,7 +410,8 @@ export class BucketStore extends DataStore {
       if (state.done || offsetOf(state) !== offset) throw ERRORS.INVALID_OFFSET;
       const { partBytes, tail } = state;
       const firstPart = (state.parts.at(-1)?.partNumber ?? 0) + 1;
-      let reached = offset - (tail?.byteLength ?? 0);
+      // Where the stream written below starts: the old `.part`'s bytes go first.
+      const streamStart = offset - (tail?.byteLength ?? 0);
       this.forget(id); // whatever happens below changes what the bucket holds
       const options = {
         partBytes,
@@ -421,9 +422,8 @@ export class BucketStore extends DataStore {
       };
       const sent = await this.call(() =>
         sendInParts(source, options, async (chunk): Promise<StoredPart | number> => {
-          reached += chunk.size;
           const partNumber = firstPart + chunk.index;
-          if (chunk.size < partBytes && reached !== size) {
+          if (chunk.size < partBytes && streamStart + chunk.start + chunk.size !== size) {
             // Fewer bytes than a part, not the upload's end: they wait in `<id>.part` (replacing the
             // old one), so every part but the last has one size (R2 requires it; S3 only 5 MiB at
             // least). Named by the part they begin, they count only while that part is the next.
@@ -456,7 +456,8 @@ export class BucketStore extends DataStore {
           );
           return { partNumber, etag: reply.ETag!, size: chunk.size };
         }).catch((error: unknown) => {
-          // The client went away mid-body, or tus ended the body for a request waiting on this upload.
+          // The client went away mid-body, or tus ended the body for a request waiting on this
+          // upload, and what arrived could not be kept either.
           throw error instanceof ShortBodyError ? ERRORS.ABORTED : error;
         }),
       );

@@ -11,6 +11,8 @@ const READ_BYTES = 256 * 1024;
 export interface Chunk {
   /** 0 for the stream's first bytes (the `head`, if any, starts it). */
   index: number;
+  /** The bytes before it in the stream, the `head` included. */
+  start: number;
   /** Its whole length, though its bytes may still be arriving. */
   size: number;
   /**
@@ -50,11 +52,16 @@ class ChunkFile {
   private failure: Error | undefined;
   private wake: (() => void) | undefined;
 
+  /** Kept past its send: the stream was cut while it was written, and what arrived is sent again as a short chunk. */
+  keep = false;
+
   constructor(
     readonly handle: FileHandle,
     readonly path: string,
     /** Its length when known before it is written (it is then sent while written). */
     readonly expected: number | undefined,
+    /** The bytes of the stream before it. */
+    readonly start: number,
   ) {}
 
   async append(bytes: Uint8Array, at: number, take: number): Promise<void> {
@@ -118,8 +125,11 @@ class ChunkFile {
  *
  * Returns what `send` returned, in stream order. When a send fails, reading stops, the chunk under
  * way fails its body, the sends under way are awaited, every chunk file is removed, and the first
- * failure is thrown; so it is when the stream fails, or ends short of its declared length
- * ({@link ShortBodyError}): the caller keeps only the chunks sent whole.
+ * failure is thrown. When the stream itself is cut (it fails, or ends short of its declared
+ * length), the bytes that arrived are not lost, as tus wants of a client that went away: the chunk
+ * under way fails its body (S3 keeps no part of a call cut short), then what it holds is handed to
+ * `send` again as a short chunk, which the caller keeps as the upload's unfinished last part. Only
+ * when another send failed too is the first failure thrown ({@link ShortBodyError} for a short end).
  */
 export async function sendInParts<T>(
   source: AsyncIterable<Uint8Array>,
@@ -136,7 +146,9 @@ export async function sendInParts<T>(
   let begun = 0;
 
   const dispatch = (chunk: ChunkFile, size: number) => {
-    const sent = send({ index: results.length, size, body: () => chunk.reader(size) }).finally(() => rm(chunk.path, { force: true }));
+    const sent = send({ index: results.length, start: chunk.start, size, body: () => chunk.reader(size) }).finally(() =>
+      chunk.keep ? undefined : rm(chunk.path, { force: true }),
+    );
     const tracked = sent.then(
       () => undefined,
       (error: unknown) => {
@@ -165,7 +177,7 @@ export async function sendInParts<T>(
     const path = join(directory, `ovu-part-${randomBytes(8).toString('hex')}`);
     const left = total === undefined ? 0 : total - begun;
     const expected = left > 0 ? Math.min(partBytes, left) : undefined;
-    file = new ChunkFile(await open(path, 'wx', PRIVATE_FILE_MODE), path, expected);
+    file = new ChunkFile(await open(path, 'wx', PRIVATE_FILE_MODE), path, expected, begun);
     if (expected !== undefined) dispatch(file, expected);
   };
   // A failed send ends the stream with its error, so whoever pipes into it (tus) hears that error
@@ -187,23 +199,54 @@ export async function sendInParts<T>(
     }
   };
 
+  /** The stream was cut (not a send failing): the chunk it cut, if it holds any bytes. */
+  let cut: { error: unknown; chunk: ChunkFile | undefined } | undefined;
   try {
     if (options.head && options.head.byteLength > 0) await append(options.head);
     for await (const bytes of source) await append(bytes);
     if (file?.expected !== undefined) throw new ShortBodyError();
     await close();
   } catch (error) {
+    // A failed send stops the loop with that failure already recorded; anything else is the stream's.
+    if (!failure) cut = { error, chunk: undefined };
     failure ??= { error };
   } finally {
     if (file) {
-      const { handle, path } = file;
-      file.fail(failure?.error instanceof Error ? failure.error : new ShortBodyError());
+      const chunk = file;
       file = undefined;
-      await handle.close().catch(() => undefined);
-      await rm(path, { force: true });
+      chunk.keep = cut !== undefined && chunk.written > 0;
+      if (chunk.keep) cut!.chunk = chunk;
+      chunk.fail(failure?.error instanceof Error ? failure.error : new ShortBodyError());
+      await chunk.handle.close().catch(() => undefined);
+      if (!chunk.keep) await rm(chunk.path, { force: true });
     }
     await Promise.allSettled(inFlight);
   }
+  if (cut) return keepWhatArrived(cut, results, send);
   if (failure) throw failure.error;
   return Promise.all(results);
+}
+
+/**
+ * After a cut: the sends of the whole chunks, then the cut chunk's bytes as a short chunk of the
+ * same index (a streamed one's own send has failed with its body, and is replaced).
+ */
+async function keepWhatArrived<T>(
+  cut: { error: unknown; chunk: ChunkFile | undefined },
+  results: Promise<T>[],
+  send: (chunk: Chunk) => Promise<T>,
+): Promise<T[]> {
+  const { chunk } = cut;
+  try {
+    const whole = chunk?.expected !== undefined ? results.slice(0, -1) : results;
+    const settled = await Promise.allSettled(whole);
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    const values = settled.map((result) => (result as PromiseFulfilledResult<T>).value);
+    if (!chunk) return values;
+    const rest = await send({ index: whole.length, start: chunk.start, size: chunk.written, body: () => chunk.reader(chunk.written) });
+    return [...values, rest];
+  } finally {
+    if (chunk) await rm(chunk.path, { force: true });
+  }
 }
