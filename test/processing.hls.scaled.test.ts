@@ -6,10 +6,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GetVideoReply } from '../src/shared/apiReplies';
 import { readFragmentIndex } from '../src/server/media/fragmentIndex';
-import { markSourceStored } from '../src/server/processing/pipeline';
 import { waitForLadder } from './support/ladder';
+import { getVideoReply, masterOf, processSource } from './support/processSource';
 import { startTestService, type TestService } from './support/service';
-import { placeMedia } from './support/storage';
 
 /**
  * Adaptive streaming: each rung is one fragmented MP4 that HLS addresses by byte ranges, and the
@@ -59,39 +58,11 @@ async function played(target: string): Promise<{ frames: number; seconds: number
   return { frames: Number(parsed.streams[0]!.nb_read_frames), seconds: Number(parsed.format.duration) };
 }
 
-async function register(fields: Record<string, string> = {}): Promise<string> {
-  const res = await fetch(`${service.address}/Api/Video/Post`, {
-    method: 'POST',
-    body: new URLSearchParams({ ...service.auth(), VideoTitle: 'clip', SourceFileGetType: '1', ...fields }),
-  });
-  return ((await res.json()) as { VideoId: string }).VideoId;
-}
-
-async function getVideo(videoId: string): Promise<GetVideoReply> {
-  const query = new URLSearchParams({ ...service.auth(), Id: videoId });
-  return (await fetch(`${service.address}/Api/Video/Get?${query}`)).json() as Promise<GetVideoReply>;
-}
-
-/** Stores the source as a finished upload does; resolves with the reply at status 1. */
-async function processSource(file: string, needHandleSpecial = false): Promise<{ videoId: string; first: GetVideoReply }> {
-  const videoId = await register();
-  await placeMedia(service, videoId, 'source.mp4', file);
-  expect(await markSourceStored(service.context, videoId, 'source.mp4', { needHandleSpecial })).toBe(true);
-  const deadline = Date.now() + LADDER_TIMEOUT_MS;
-  while ((await service.context.stores.videos.get(videoId))!.status !== 1) {
-    if (Date.now() > deadline) throw new Error(`video ${videoId} never reached status 1`);
-    await new Promise((wake) => setTimeout(wake, 20));
-  }
-  return { videoId, first: await getVideo(videoId) };
-}
-
 /** What the cut shows: 150 frames, 6 s (the audio's last AAC frame may run past by a few hundredths); 7 s would be the cut's frames before its edit point. */
 function expectSixSeconds(playback: { frames: number; seconds: number }, what: string): void {
   expect(playback.frames, what).toBe(150);
   expect(Math.abs(playback.seconds - 6), what).toBeLessThan(0.15);
 }
-
-const masterOf = (reply: GetVideoReply) => reply.VideoPlayFile[0]!.VideoURL.replace(/[^/]+$/, 'master.m3u8');
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ovu-hls-'));
@@ -113,9 +84,9 @@ describe('a source with an edit list, its rungs played through HLS', { timeout: 
     await ffmpeg('-ss', '1', '-i', whole, '-c', 'copy', cut);
     expect(readFileSync(cut).includes('elst')).toBe(true);
     let videoId: string;
-    ({ videoId, first } = await processSource(cut));
+    ({ videoId, first } = await processSource(service, cut, { timeoutMs: LADDER_TIMEOUT_MS }));
     await waitForLadder(service.db, videoId);
-    done = await getVideo(videoId);
+    done = await getVideoReply(service, videoId);
   }, LADDER_TIMEOUT_MS);
 
   it('is a plain MP4 while the remux is alone: MobilePlayURL is the remux, whose edit list a fragmented copy would lose', async () => {
@@ -181,7 +152,7 @@ describe('a source with an edit list, its rungs played through HLS', { timeout: 
 describe('needHandleSepcial', { timeout: LADDER_TIMEOUT_MS }, () => {
   it('keeps MobilePlayURL the source, byte for byte, and has no playlist', async () => {
     const clip = await makeClip('special.mp4', 2, 50);
-    const { first } = await processSource(clip, true);
+    const { first } = await processSource(service, clip, { needHandleSpecial: true, timeoutMs: LADDER_TIMEOUT_MS });
     expect(first.VideoPlayFile).toHaveLength(1);
     expect(first.MediaSever.MobilePlayURL).toBe(first.VideoPlayFile[0]!.VideoURL);
     expect(Buffer.from(await (await fetch(first.MediaSever.MobilePlayURL)).arrayBuffer()).equals(readFileSync(clip))).toBe(true);

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GetVideoReply } from '../src/shared/apiReplies';
-import { markSourceStored } from '../src/server/processing/pipeline';
 import { waitForLadder } from './support/ladder';
+import { getVideoReply, masterOf, processSource } from './support/processSource';
 import { startTestService, type TestService } from './support/service';
-import { placeMedia, storedMedia, storedMediaNames } from './support/storage';
+import { storedMedia, storedMediaNames } from './support/storage';
 
 /**
  * The remux path: a source browsers play is published at once, copied rather than encoded, and
@@ -107,39 +107,10 @@ async function framePresentationTimes(target: string): Promise<number[]> {
     .map(Number);
 }
 
-async function register(): Promise<string> {
-  const res = await fetch(`${service.address}/Api/Video/Post`, {
-    method: 'POST',
-    body: new URLSearchParams({ ...service.auth(), VideoTitle: 'clip', SourceFileGetType: '1' }),
-  });
-  return ((await res.json()) as { VideoId: string }).VideoId;
-}
-
-async function getVideo(videoId: string): Promise<GetVideoReply> {
-  const query = new URLSearchParams({ ...service.auth(), Id: videoId });
-  return (await fetch(`${service.address}/Api/Video/Get?${query}`)).json() as Promise<GetVideoReply>;
-}
-
-/** Stores the source as a finished upload does and waits for the first end of processing. */
-async function processSource(file: string, name = 'source.mp4'): Promise<{ videoId: string; first: GetVideoReply }> {
-  const videoId = await register();
-  await placeMedia(service, videoId, name, file);
-  expect(await markSourceStored(service.context, videoId, name)).toBe(true);
-  const deadline = Date.now() + LADDER_TIMEOUT_MS;
-  while ((await service.context.stores.videos.get(videoId))!.status !== 1) {
-    if (Date.now() > deadline) throw new Error(`video ${videoId} never reached status 1`);
-    await new Promise((wake) => setTimeout(wake, 20));
-  }
-  return { videoId, first: await getVideo(videoId) };
-}
-
 /** Rungs are encoded for real, on a machine other tests share. */
 const LADDER_TIMEOUT_MS = 240_000;
 
 const labels = (reply: GetVideoReply) => reply.VideoPlayFile.map((file) => file.BitrateLabel);
-
-/** The HLS master playlist beside the play files: MobilePlayURL once a rung is listed. */
-const masterOf = (reply: GetVideoReply) => reply.VideoPlayFile[0]!.VideoURL.replace(/[^/]+$/, 'master.m3u8');
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ovu-remux-'));
@@ -164,7 +135,7 @@ describe('a source browsers play', { timeout: LADDER_TIMEOUT_MS }, () => {
   beforeAll(async () => {
     source = await makeClip('phone.mp4', { width: 1280, height: 720, seconds: 8, preset: 'veryfast' });
     // ffprobe decides, not the name: stored without an extension it is still remuxed.
-    ({ videoId, first } = await processSource(source, 'upload.bin'));
+    ({ videoId, first } = await processSource(service, source, { name: 'upload.bin', timeoutMs: LADDER_TIMEOUT_MS }));
   }, LADDER_TIMEOUT_MS);
 
   it('is published at status 1 as one remuxed MP4, its packets copied untouched, index in front', async () => {
@@ -194,7 +165,7 @@ describe('a source browsers play', { timeout: LADDER_TIMEOUT_MS }, () => {
 
   it('gets its rungs later, best first; PlayURL moves to the best, and the remux is unlisted and removed', async () => {
     await waitForLadder(service.db, videoId);
-    const done = await getVideo(videoId);
+    const done = await getVideoReply(service, videoId);
     expect(done.VideoPlayFile.map((file) => [file.BitrateLabel, file.Bitrate])).toEqual([
       ['720P', 2500],
       ['480P', 1000],
@@ -243,7 +214,7 @@ describe('a source browsers cannot play (VP9/Opus in WebM)', { timeout: LADDER_T
       '-shortest',
       file,
     );
-    ({ videoId, first } = await processSource(file, 'source.webm'));
+    ({ videoId, first } = await processSource(service, file, { name: 'source.webm', timeoutMs: LADDER_TIMEOUT_MS }));
   }, LADDER_TIMEOUT_MS);
 
   it('reaches status 1 with its lightest rung alone, PlayURL that file and MobilePlayURL the master playlist, and queues the callback then', async () => {
@@ -265,7 +236,7 @@ describe('a source browsers cannot play (VP9/Opus in WebM)', { timeout: LADDER_T
 
   it('gets the other rungs after, in one pass, listed best first, PlayURL at the best and MobilePlayURL still the master; no second callback', async () => {
     await waitForLadder(service.db, videoId);
-    const done = await getVideo(videoId);
+    const done = await getVideoReply(service, videoId);
     expect(done.VideoPlayFile.map((file) => [file.BitrateLabel, file.Bitrate])).toEqual([
       ['720P', 2500],
       ['480P', 1000],
@@ -292,17 +263,17 @@ describe('a source browsers cannot play (VP9/Opus in WebM)', { timeout: LADDER_T
 describe('sources that are not remuxed as they are', { timeout: LADDER_TIMEOUT_MS }, () => {
   it('H.264 in 4:4:4, which browsers refuse, is encoded: its lightest rung at status 1, no Original, the other after', async () => {
     const file = await makeClip('444.mp4', { seconds: 2, preset: 'veryfast', extra: ['-pix_fmt', 'yuv444p'] });
-    const { videoId, first } = await processSource(file);
+    const { videoId, first } = await processSource(service, file, { timeoutMs: LADDER_TIMEOUT_MS });
     expect(labels(first)).toEqual(['240P']);
     await waitForLadder(service.db, videoId);
-    expect(labels(await getVideo(videoId))).toEqual(['360P', '240P']);
+    expect(labels(await getVideoReply(service, videoId))).toEqual(['360P', '240P']);
   });
 
   it('PCM sound in a MOV is encoded to AAC beside the copied picture', async () => {
     const plain = await makeClip('for-pcm.mp4');
     const file = join(work, 'pcm.mov');
     await ffmpeg('-i', plain, '-c:v', 'copy', '-c:a', 'pcm_s16le', file);
-    const { first } = await processSource(file, 'source.mov');
+    const { first } = await processSource(service, file, { name: 'source.mov', timeoutMs: LADDER_TIMEOUT_MS });
     expect(labels(first)).toEqual(['Original']);
     const remux = join(work, 'pcm-remux.mp4');
     writeFileSync(remux, Buffer.from(await (await fetch(first.VideoPlayFile[0]!.VideoURL)).arrayBuffer()));
@@ -322,7 +293,7 @@ describe('sources that are not remuxed as they are', { timeout: LADDER_TIMEOUT_M
     const file = join(work, 'mute.mov');
     writeFileSync(file, bytes);
 
-    const { videoId, first } = await processSource(file, 'source.mov');
+    const { videoId, first } = await processSource(service, file, { name: 'source.mov', timeoutMs: LADDER_TIMEOUT_MS });
     expect(labels(first)).toEqual(['Original']);
     const remux = join(work, 'mute-remux.mp4');
     writeFileSync(remux, Buffer.from(await (await fetch(first.VideoPlayFile[0]!.VideoURL)).arrayBuffer()));
@@ -334,7 +305,7 @@ describe('sources that are not remuxed as they are', { timeout: LADDER_TIMEOUT_M
 
     // The rungs, encoded, leave it out too rather than failing.
     await waitForLadder(service.db, videoId);
-    const done = await getVideo(videoId);
+    const done = await getVideoReply(service, videoId);
     expect(labels(done)).toEqual(['360P', '240P']);
     expect((await probeJson(done.VideoPlayFile[1]!.VideoURL)).streams.map((stream) => stream.codec_type)).toEqual(['video']);
   });
@@ -342,7 +313,7 @@ describe('sources that are not remuxed as they are', { timeout: LADDER_TIMEOUT_M
 
 describe('the remux plays as the source does', { timeout: LADDER_TIMEOUT_MS }, () => {
   async function remuxOf(file: string): Promise<string> {
-    const { first } = await processSource(file);
+    const { first } = await processSource(service, file, { timeoutMs: LADDER_TIMEOUT_MS });
     expect(labels(first)).toEqual(['Original']);
     const remux = join(work, `remux-of-${file.split('/').pop()}`);
     writeFileSync(remux, Buffer.from(await (await fetch(first.VideoPlayFile[0]!.VideoURL)).arrayBuffer()));
