@@ -14,12 +14,11 @@ import { VideoStatus } from '../src/shared/videoStatus';
 import { startTestService, type TestService } from '../test/support/service';
 import { registerVideo } from '../test/uploadHelpers';
 import { makeClip, type Clip } from './support/clips';
+import { CLOCK_TICKS } from './support/cpu';
 import { fixed, printTable } from './support/table';
 
 /** One video's processing may take this long before the bench gives up. */
 const LIMIT_MS = 900_000;
-/** Linux's clock ticks per second for /proc's CPU times (USER_HZ, 100 everywhere that matters). */
-const CLOCK_TICKS = 100;
 
 interface Source extends Clip {
   /** Whether the bench waits for the whole ladder (a long grainy 1080p one takes many minutes on 2 cores). */

@@ -3,9 +3,12 @@
  * test/support/s3.ts), the tus ingest against the bucket's own speed in one run: the same bytes
  * sent by @aws-sdk/client-s3 as one multipart upload of 8 MiB parts, one at a time and
  * S3_PART_CONCURRENCY at once, then through the service (tus-js-client in another process), as
- * one PATCH and in 8 MiB PATCHes. For the tus rows: the S3 calls the service made per upload
- * (counted by middleware on its S3 client), its peak RSS above idle and its peak temporary bytes
- * (part files). Last, one 1 GiB whole-file upload for the memory and temporary-space bounds.
+ * one PATCH and in 8 MiB PATCHes, the four in turn, round after round. Each upload's CPU-seconds
+ * are counted too (the machine's, this process's, the tus client's), since on one machine the
+ * client, the service and the S3 server share the same cores. For the tus rows: the S3 calls the
+ * service made per upload (counted by middleware on its S3 client), its peak RSS above idle and its
+ * peak temporary bytes (part files). Last, one 1 GiB whole-file upload for the memory and
+ * temporary-space bounds.
  */
 import { createReadStream, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +27,7 @@ import { startS3 } from '../test/support/s3';
 import { startTestService, type TestService } from '../test/support/service';
 import { openUploader, registerVideo } from '../test/uploadHelpers';
 import { makeRandomFile } from './support/files';
+import { machineCpuSeconds, processCpuSeconds } from './support/cpu';
 import { sampleRss } from './support/memory';
 import { median } from './support/stats';
 import { fixed, MIB, printTable } from './support/table';
@@ -33,7 +37,7 @@ const MEBIBYTES = 128;
 const LARGE_MEBIBYTES = 1024;
 const PART = 8 * MIB;
 const CONCURRENCY = 4;
-const REPEATS = 3;
+const REPEATS = 5;
 
 /** One multipart upload of `file` in 8 MiB parts, `concurrency` parts at once: the bucket's own speed. */
 async function rawMultipart(client: S3Client, bucket: string, key: string, file: string, concurrency: number): Promise<void> {
@@ -108,11 +112,45 @@ function sampleTempBytes(everyMs = 20): { stop(): number } {
   };
 }
 
+/** Resolves once the service has no processing job queued or running. */
+async function jobsIdle(service: TestService): Promise<void> {
+  for (;;) {
+    const busy = await service.db.selectFrom('jobs').select('id').where('state', 'in', ['queued', 'running']).executeTakeFirst();
+    if (!busy) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 const callsText = (counts: Map<string, number>) =>
   `${[...counts.values()].reduce((sum, n) => sum + n, 0)}: ${[...counts]
     .sort((a, b) => b[1] - a[1])
     .map(([name, n]) => `${name} ${n}`)
     .join(', ')}`;
+
+/** One upload's figures: its time, and the CPU-seconds the machine, this process and the tus client spent on it. */
+interface Measured {
+  seconds: number;
+  /** Every core of the machine, busy (the S3 server's processes, this one, the tus client, anything else). */
+  machineCpu: number;
+  /** This process: the raw client, or the service. */
+  ownCpu: number;
+  /** The tus client's process (0 for the raw rows). */
+  clientCpu: number;
+}
+
+/** Runs `upload` and measures it (see Measured). */
+async function measure(clientPid: number, upload: () => Promise<number>): Promise<Measured> {
+  const machine = machineCpuSeconds();
+  const own = processCpuSeconds('self');
+  const client = processCpuSeconds(clientPid);
+  const seconds = await upload();
+  return {
+    seconds,
+    machineCpu: machineCpuSeconds() - machine,
+    ownCpu: processCpuSeconds('self') - own,
+    clientCpu: processCpuSeconds(clientPid) - client,
+  };
+}
 
 export async function s3UploadBench(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'ovu-bench-s3-'));
@@ -130,67 +168,108 @@ export async function s3UploadBench(): Promise<void> {
       config: { maxUploadBytesFlash: 2 * LARGE_MEBIBYTES * MIB },
     });
     const calls = countCalls(service);
-    const rawRows: { name: string; mibps: number }[] = [];
-    for (const concurrency of [1, CONCURRENCY]) {
-      const seconds: number[] = [];
-      for (let run = 0; run <= REPEATS; run++) {
-        const key = `raw-${concurrency}-${run}`;
-        const started = performance.now();
-        await rawMultipart(raw, settings.bucket, key, file, concurrency);
-        // The first run warms the code paths up and is not counted.
-        if (run > 0) seconds.push((performance.now() - started) / 1000);
-        await raw.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: key }));
-      }
-      rawRows.push({
-        name: `@aws-sdk/client-s3 multipart, ${concurrency === 1 ? 'one part at a time' : `${concurrency} parts at once`}`,
-        mibps: MEBIBYTES / median(seconds),
-      });
-    }
-    const [sequential, parallel] = rawRows as [(typeof rawRows)[0], (typeof rawRows)[0]];
 
+    let rawUploads = 0;
+    const rawUpload = async (concurrency: number): Promise<Measured> => {
+      const key = `raw-${rawUploads++}`;
+      const measured = await measure(client.pid, async () => {
+        const started = performance.now();
+        await rawMultipart(raw!, settings.bucket, key, file, concurrency);
+        return (performance.now() - started) / 1000;
+      });
+      await raw!.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: key }));
+      return measured;
+    };
     const tusUpload = async (file: string, chunkSize: number) => {
       const videoId = await registerVideo(service!);
       const boot = await openUploader(service!, videoId);
       calls.reset();
       const rss = sampleRss();
       const temp = sampleTempBytes();
-      const sent = await client.run({ endpoint: boot.tusEndpoint, ticket: boot.ticket, file, chunkSize, timeLimitMs: 600_000 });
+      let patches = 0;
+      const measured = await measure(client.pid, async () => {
+        const sent = await client.run({ endpoint: boot.tusEndpoint, ticket: boot.ticket, file, chunkSize, timeLimitMs: 600_000 });
+        patches = sent.patches;
+        return sent.seconds;
+      });
       const memory = rss.stop();
       const tempPeak = temp.stop();
+      // Processing reads the finished source out of the bucket (a GetObject of the whole file, on
+      // the same cores): it would otherwise run during the next measured upload, which the raw
+      // uploads never share.
+      await jobsIdle(service!);
       const key = `media/${videoId}/source.mp4`;
       const stored = (await raw!.send(new HeadObjectCommand({ Bucket: settings.bucket, Key: key }))).ContentLength;
       if (stored !== statSync(file).size) throw new Error(`stored ${stored} bytes of ${statSync(file).size}`);
       await raw!.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: key }));
-      return { seconds: sent.seconds, patches: sent.patches, memory, tempPeak, calls: new Map(calls.counts()) };
+      return { ...measured, patches, memory, tempPeak, calls: new Map(calls.counts()) };
     };
-    const rows: (string | number)[][] = rawRows.map((row) => [row.name, fixed(row.mibps, 0), '', '', '', '']);
-    for (const chunkSize of [Infinity, PART]) {
-      const runs: Awaited<ReturnType<typeof tusUpload>>[] = [];
-      for (let run = 0; run <= REPEATS; run++) {
-        const measured = await tusUpload(file, chunkSize);
-        if (run > 0) runs.push(measured);
+
+    // The four uploads take turns, round after round, so a machine that speeds up as its code
+    // warms, or slows down under other work, weighs on each alike; the first round is not counted.
+    const kinds = [
+      { name: '@aws-sdk/client-s3 multipart, one part at a time', run: () => rawUpload(1) },
+      { name: `@aws-sdk/client-s3 multipart, ${CONCURRENCY} parts at once`, run: () => rawUpload(CONCURRENCY) },
+      { name: 'tus, one PATCH', run: () => tusUpload(file, Infinity) },
+      { name: `tus, ${PART / MIB} MiB PATCHes (${MEBIBYTES / (PART / MIB)})`, run: () => tusUpload(file, PART) },
+    ] as const;
+    const runs = kinds.map(() => [] as (Measured & Partial<Awaited<ReturnType<typeof tusUpload>>>)[]);
+    for (let round = 0; round <= REPEATS; round++)
+      for (const [index, kind] of kinds.entries()) {
+        const measured = await kind.run();
+        if (round > 0) runs[index]!.push(measured);
       }
-      const mibps = MEBIBYTES / median(runs.map((run) => run.seconds));
-      const against = chunkSize === Infinity ? parallel : sequential;
-      rows.push([
-        `tus, ${chunkSize === Infinity ? 'one PATCH' : `${chunkSize / MIB} MiB PATCHes (${runs[0]!.patches})`}`,
-        fixed(mibps, 0),
-        `${fixed(mibps / against.mibps, 2)} of ${against === parallel ? `${CONCURRENCY} at once` : 'one at a time'}`,
-        callsText(runs[0]!.calls),
-        fixed(Math.max(...runs.map((run) => run.memory.peakGrowth)), 0),
-        fixed(Math.max(...runs.map((run) => run.tempPeak)) / MIB, 0),
-      ]);
-    }
+    const figures = runs.map((measured) => ({
+      mibps: MEBIBYTES / median(measured.map((run) => run.seconds)),
+      machineCpu: median(measured.map((run) => run.machineCpu)),
+      ownCpu: median(measured.map((run) => run.ownCpu)),
+      clientCpu: median(measured.map((run) => run.clientCpu)),
+    }));
+    const [sequential, parallel] = figures as [(typeof figures)[0], (typeof figures)[0]];
+    const against = (index: number) => (index === 2 ? parallel : sequential);
+    const rows = kinds.map((kind, index) => {
+      const figure = figures[index]!;
+      const measured = runs[index]!;
+      const tus = index >= 2;
+      return [
+        kind.name,
+        fixed(figure.mibps, 0),
+        tus ? `${fixed(figure.mibps / against(index).mibps, 2)} of ${index === 2 ? `${CONCURRENCY} at once` : 'one at a time'}` : '',
+        fixed(figure.machineCpu, 2),
+        fixed(figure.ownCpu, 2),
+        tus ? fixed(figure.clientCpu, 2) : '',
+        fixed(figure.machineCpu - figure.ownCpu - figure.clientCpu, 2),
+        tus ? fixed(against(index).machineCpu / figure.machineCpu, 2) : '',
+        tus ? callsText(measured[0]!.calls!) : '',
+        tus ? fixed(Math.max(...measured.map((run) => run.memory!.peakGrowth)), 0) : '',
+        tus ? fixed(Math.max(...measured.map((run) => run.tempPeak!)) / MIB, 0) : '',
+      ];
+    });
     console.log(
-      `${MEBIBYTES} MiB of random bytes (${size} B), median of ${REPEATS} after a warm-up; S3_PART_CONCURRENCY=${CONCURRENCY}, 8 MiB parts\n`,
+      `${MEBIBYTES} MiB of random bytes (${size} B), median of ${REPEATS} interleaved rounds after a warm-up round; S3_PART_CONCURRENCY=${CONCURRENCY}, 8 MiB parts. CPU-seconds per upload: the machine's busy time, this process's (the raw client, or the service), the tus client's, and the rest (the S3 server, and anything else running). "CPU ratio": the raw row's machine CPU-seconds over the tus row's, the most the tus row can reach where the cores, not the network, set the pace.\n`,
     );
-    printTable(['upload', 'MiB/s', 'ratio', 'S3 calls by the service per upload', 'RSS peak above idle, MiB', 'temp peak, MiB'], rows);
+    printTable(
+      [
+        'upload',
+        'MiB/s',
+        'ratio',
+        'CPU-s machine',
+        'raw client / service',
+        'tus client',
+        'S3 server, rest',
+        'CPU ratio',
+        'S3 calls by the service per upload',
+        'RSS peak above idle, MiB',
+        'temp peak, MiB',
+      ],
+      rows,
+    );
 
     const large = await makeRandomFile(work, 'large.bin', LARGE_MEBIBYTES);
     rmSync(file);
     const one = await tusUpload(large, Infinity);
     console.log(
-      `\n${LARGE_MEBIBYTES} MiB in one PATCH: ${fixed(LARGE_MEBIBYTES / one.seconds, 0)} MiB/s, service RSS ${fixed(one.memory.before, 0)} MiB at the start, peak ${fixed(one.memory.peakGrowth, 0)} MiB above it; temporary part files at most ${fixed(one.tempPeak / MIB, 0)} MiB (bound ${((CONCURRENCY + 1) * PART) / MIB} MiB); S3 calls ${callsText(one.calls)}`,
+      `\n${LARGE_MEBIBYTES} MiB in one PATCH: ${fixed(LARGE_MEBIBYTES / one.seconds, 0)} MiB/s, service RSS ${fixed(one.memory.before, 0)} MiB at the start, peak ${fixed(one.memory.peakGrowth, 0)} MiB above it; temporary part files at most ${fixed(one.tempPeak / MIB, 0)} MiB (bound ${((CONCURRENCY + 1) * PART) / MIB} MiB); S3 calls ${callsText(one.calls)}; CPU-seconds: machine ${fixed(one.machineCpu, 2)}, service ${fixed(one.ownCpu, 2)}, tus client ${fixed(one.clientCpu, 2)}`,
     );
   } finally {
     client.stop();

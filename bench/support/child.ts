@@ -1,6 +1,8 @@
 import { fork } from 'node:child_process';
 
 export interface Child<Job, Reply> {
+  /** Its process id, for the figures /proc keeps of it. */
+  pid: number;
   /** Hands the child one job and resolves with its reply; one job at a time. */
   run(job: Job): Promise<Reply>;
   /** Lets the child end. */
@@ -31,6 +33,7 @@ export function startChild<Job, Reply>(module: URL): Child<Job, Reply> {
   child.on('error', fail);
   child.on('exit', (code) => fail(new Error(`${module.pathname} exited with ${code}`)));
   return {
+    pid: child.pid!,
     run(job) {
       if (pending) return Promise.reject(new Error('the child is busy'));
       return new Promise((resolve, reject) => {
