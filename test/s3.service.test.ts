@@ -145,7 +145,7 @@ describe('two instances’ upload stores on one bucket', () => {
   const reads = new Map<DataStore, string[]>();
   const instance = () => {
     const bucket = new Bucket(bucketSettings);
-    const store = bucketUploads(bucket, { concurrency: 4, deferredMaxBytes: 0, alone: false }).store;
+    const store = bucketUploads(bucket, { concurrency: 4, partMemoryBytes: 0, deferredMaxBytes: 0, alone: false }).store;
     const seen: string[] = [];
     reads.set(store, seen);
     bucket.client.middlewareStack.add(

@@ -85,6 +85,8 @@ export interface ServiceConfig {
   s3: S3Settings | undefined;
   /** `S3_PART_CONCURRENCY`: parts of one upload sent to the bucket at once (with `S3_BUCKET` only). */
   s3PartConcurrency: number;
+  /** `S3_PART_MEMORY_BYTES`: memory for the parts uploads are sending, shared (with `S3_BUCKET` only). */
+  s3PartMemoryBytes: number;
   /** `LOG_LEVEL` */
   logLevel: LogLevel;
   /**
@@ -241,6 +243,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     callbackConcurrency: setting(env, 'CALLBACK_CONCURRENCY'),
     s3: s3Settings(env),
     s3PartConcurrency: setting(env, 'S3_PART_CONCURRENCY'),
+    s3PartMemoryBytes: setting(env, 'S3_PART_MEMORY_BYTES'),
     logLevel: setting(env, 'LOG_LEVEL'),
     ops: opsSettings(env),
     quotaDefaults: quotaDefaults(env),

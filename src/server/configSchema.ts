@@ -173,6 +173,7 @@ function quota(field: keyof AppQuota, spec: Described): Setting<number | undefin
   };
 }
 
+const MIB = 1024 ** 2;
 const GIB = 1024 ** 3;
 const PORT_RANGE = { min: 0, max: 65535 } as const;
 const ANY_SIZE = { min: 1, max: Number.MAX_SAFE_INTEGER } as const;
@@ -251,7 +252,15 @@ export const SETTINGS = {
     default: 4,
     min: 1,
     max: 32,
-    doc: 'Parts of one upload sent to the bucket at once while its PATCH still arrives; the service then buffers at most this many parts plus one (8 MiB each, or more past 8 GB) in its temporary folder per upload. Used only with `S3_BUCKET` ([storage.md](storage.md#what-s3-costs)).',
+    doc: 'Parts of one upload sent to the bucket at once while its PATCH still arrives; the service then holds at most this many parts plus one (8 MiB each, or more past 8 GB) per upload, in memory (`S3_PART_MEMORY_BYTES`) or its temporary folder. Used only with `S3_BUCKET` ([storage.md](storage.md#what-s3-costs)).',
+  }),
+  S3_PART_MEMORY_BYTES: integer({
+    default: 64 * MIB,
+    shown: '64 MiB',
+    unit: 'bytes',
+    min: 0,
+    max: Number.MAX_SAFE_INTEGER,
+    doc: 'Memory for the parts that uploads are receiving and sending, shared by all of them and kept for reuse; parts that find it full wait in the temporary folder instead, at the cost of a write and a read of each byte. `0` keeps every part in a file. Used only with `S3_BUCKET`.',
   }),
   TIME_ZONE: text({
     default: 'Asia/Shanghai',

@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { DataStore, ERRORS, TUS_RESUMABLE, Upload } from '@tus/server';
 import type { Bucket } from '../storage/bucket';
-import { sendInParts, ShortBodyError, type Chunk } from './partStream';
+import { PartMemory, sendInParts, ShortBodyError, type Chunk } from './partStream';
 
 /** The part size unless an upload is too large for 1000 of them (S3 wants 5 MiB at least). */
 const PREFERRED_PART_BYTES = 8 * 1024 ** 2;
@@ -27,6 +27,8 @@ const KEPT_UPLOADS = 1000;
 export interface BucketStoreOptions {
   /** Parts of one upload sent at once (`S3_PART_CONCURRENCY`). */
   concurrency: number;
+  /** Bytes of part buffers shared by the uploads (`S3_PART_MEMORY_BYTES`); parts beyond wait in files. */
+  partMemoryBytes: number;
   /**
    * The most an upload of deferred length may grow to (the largest upload any ticket allows): its
    * parts are cut before its length is known, so they are sized for 1000 of them to hold this.
@@ -147,6 +149,7 @@ export class BucketStore extends DataStore {
   private readonly client: S3Client;
 
   private readonly concurrency: number;
+  private readonly memory: PartMemory;
   private readonly deferredPartBytes: number;
   private readonly alone: boolean;
 
@@ -158,6 +161,7 @@ export class BucketStore extends DataStore {
     this.extensions = ['creation', 'creation-with-upload', 'creation-defer-length', 'termination'];
     this.client = target.client;
     this.concurrency = options.concurrency;
+    this.memory = new PartMemory(options.partMemoryBytes);
     this.deferredPartBytes = partBytesFor(options.deferredMaxBytes);
     this.alone = options.alone;
   }
@@ -417,6 +421,7 @@ export class BucketStore extends DataStore {
         partBytes,
         concurrency: this.concurrency,
         directory: tmpdir(),
+        memory: this.memory,
         head: tail,
         length: this.requests.getStore()?.bodyBytes,
       };

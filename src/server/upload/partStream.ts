@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { PRIVATE_FILE_MODE } from '../storage/privateModes';
 
-/** How much of a chunk file one read hands on. */
+/** How much of a chunk one read hands on to its sender. */
 const READ_BYTES = 256 * 1024;
 
-/** One stretch of the stream, `partBytes` long but for the last, in a private temporary file. */
+/** One stretch of the stream, `partBytes` long but for the last, in memory or a private temporary file. */
 export interface Chunk {
   /** 0 for the stream's first bytes (the `head`, if any, starts it). */
   index: number;
@@ -16,18 +16,47 @@ export interface Chunk {
   /** Its whole length, though its bytes may still be arriving. */
   size: number;
   /**
-   * Its bytes (call once): read from its file as they are written. The stream fails when the
-   * chunk cannot be completed (the source ended short of its declared length, or broke).
+   * Its bytes (call once): read as they are written. The stream fails when the chunk cannot be
+   * completed (the source ended short of its declared length, or broke).
    */
   body(): Readable;
+}
+
+/**
+ * Part buffers, reused, up to `limit` bytes in all (`S3_PART_MEMORY_BYTES`), shared by every upload
+ * of one store. A chunk that finds no room waits in a file instead. Memory spares each byte a
+ * write and a read of the file (bench/s3Upload.ts); reuse spares the first touch of new memory,
+ * which costs more than the copy. A reused buffer holds an earlier part's bytes beyond what a
+ * chunk has written: nothing reads past `written`.
+ */
+export class PartMemory {
+  private allocated = 0;
+  private readonly free: Buffer[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  take(size: number): Buffer | undefined {
+    const same = this.free.findIndex((buffer) => buffer.byteLength === size);
+    if (same !== -1) return this.free.splice(same, 1)[0];
+    // Free buffers of another part size make way.
+    while (this.allocated + size > this.limit && this.free.length > 0) this.allocated -= this.free.pop()!.byteLength;
+    if (this.allocated + size > this.limit) return undefined;
+    this.allocated += size;
+    return Buffer.allocUnsafeSlow(size);
+  }
+
+  give(buffer: Buffer): void {
+    this.free.push(buffer);
+  }
 }
 
 export interface PartStreamOptions {
   partBytes: number;
   /** Chunks being sent at once, at most; reading waits while that many are. */
   concurrency: number;
-  /** Where the chunk files are written (the service's private TMPDIR). */
+  /** Where chunks go that find no room in `memory` (the service's private TMPDIR). */
   directory: string;
+  memory: PartMemory;
   /** Bytes that go before the stream's own (an upload's incomplete last part). */
   head?: Buffer;
   /**
@@ -46,8 +75,14 @@ export class ShortBodyError extends Error {
   }
 }
 
-/** A chunk file being written, which its sender may read up to what is written so far. */
-class ChunkFile {
+/** Reads a chunk's bytes from a position, for one reader. */
+interface ChunkReading {
+  read(position: number, length: number): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/** A chunk being written, which its sender may read up to what is written so far. */
+abstract class ChunkBytes {
   written = 0;
   private failure: Error | undefined;
   private wake: (() => void) | undefined;
@@ -56,16 +91,30 @@ class ChunkFile {
   keep = false;
 
   constructor(
-    readonly handle: FileHandle,
-    readonly path: string,
     /** Its length when known before it is written (it is then sent while written). */
     readonly expected: number | undefined,
     /** The bytes of the stream before it. */
     readonly start: number,
   ) {}
 
+  /** Its bytes are gone (`discard`): it can be neither read nor kept. */
+  discarded = false;
+
+  protected abstract store(bytes: Uint8Array): Promise<void>;
+  protected abstract reading(): Promise<ChunkReading>;
+  protected abstract release(): Promise<void>;
+  /** No more bytes will be written. */
+  abstract close(): Promise<void>;
+
+  /** Its bytes are not needed any more: called once its send has settled, as a buffer may be reused at once. */
+  discard(): Promise<void> {
+    if (this.discarded) return Promise.resolve();
+    this.discarded = true;
+    return this.release();
+  }
+
   async append(bytes: Uint8Array, at: number, take: number): Promise<void> {
-    await this.handle.write(bytes, at, take);
+    await this.store(bytes.subarray(at, at + take));
     this.written += take;
     this.notify();
   }
@@ -76,7 +125,7 @@ class ChunkFile {
   }
 
   /** Resolves once more than `position` bytes are written; throws if the chunk failed first. */
-  async beyond(position: number): Promise<void> {
+  private async beyond(position: number): Promise<void> {
     while (this.written <= position) {
       if (this.failure) throw this.failure;
       await new Promise<void>((wake) => (this.wake = wake));
@@ -89,42 +138,124 @@ class ChunkFile {
     wake?.();
   }
 
-  /** The file's `size` bytes, read through a handle of their own as they are written. */
+  /** Its first `size` bytes, read as they are written. */
   reader(size: number): Readable {
-    const read = async function* (file: ChunkFile) {
-      const handle = await open(file.path, 'r');
+    const read = async function* (chunk: ChunkBytes) {
+      const reading = await chunk.reading();
       try {
         for (let position = 0; position < size;) {
-          await file.beyond(position);
-          const buffer = Buffer.allocUnsafe(Math.min(READ_BYTES, file.written - position));
-          const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, position);
-          position += bytesRead;
-          yield buffer.subarray(0, bytesRead);
+          await chunk.beyond(position);
+          const bytes = await reading.read(position, Math.min(READ_BYTES, chunk.written - position));
+          position += bytes.byteLength;
+          yield bytes;
         }
       } finally {
-        await handle.close();
+        await reading.close();
       }
     };
     return Readable.from(read(this), { objectMode: false });
   }
 }
 
+/** A chunk in a part buffer of the pool: its sender reads views of it, never a copy. */
+class MemoryChunk extends ChunkBytes {
+  constructor(
+    private buffer: Buffer | undefined,
+    private readonly memory: PartMemory,
+    expected: number | undefined,
+    start: number,
+  ) {
+    super(expected, start);
+  }
+
+  private held(): Buffer {
+    if (!this.buffer) throw new Error('the chunk was discarded');
+    return this.buffer;
+  }
+
+  protected store(bytes: Uint8Array): Promise<void> {
+    this.held().set(bytes, this.written);
+    return Promise.resolve();
+  }
+
+  protected reading(): Promise<ChunkReading> {
+    return Promise.resolve({
+      read: (position, length) => Promise.resolve(this.held().subarray(position, position + length)),
+      close: () => Promise.resolve(),
+    });
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  protected release(): Promise<void> {
+    if (this.buffer) this.memory.give(this.buffer);
+    this.buffer = undefined;
+    return Promise.resolve();
+  }
+}
+
+/** A chunk in a private temporary file, read through a handle of each reader's own. */
+class FileChunk extends ChunkBytes {
+  constructor(
+    private readonly handle: FileHandle,
+    private readonly path: string,
+    expected: number | undefined,
+    start: number,
+  ) {
+    super(expected, start);
+  }
+
+  protected async store(bytes: Uint8Array): Promise<void> {
+    await this.handle.write(bytes, 0, bytes.byteLength, this.written);
+  }
+
+  protected async reading(): Promise<ChunkReading> {
+    const handle = await open(this.path, 'r');
+    return {
+      async read(position, length) {
+        const buffer = Buffer.allocUnsafe(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, position);
+        return buffer.subarray(0, bytesRead);
+      },
+      close: () => handle.close(),
+    };
+  }
+
+  close(): Promise<void> {
+    return this.handle.close().catch(() => undefined);
+  }
+
+  protected release(): Promise<void> {
+    return rm(this.path, { force: true });
+  }
+}
+
+/** A new chunk: in a part buffer when the pool has room, else in a private temporary file. */
+async function newChunk(options: PartStreamOptions, expected: number | undefined, start: number): Promise<ChunkBytes> {
+  const buffer = options.memory.take(options.partBytes);
+  if (buffer) return new MemoryChunk(buffer, options.memory, expected, start);
+  const path = join(options.directory, `ovu-part-${randomBytes(8).toString('hex')}`);
+  return new FileChunk(await open(path, 'wx', PRIVATE_FILE_MODE), path, expected, start);
+}
+
 /**
  * Cuts `source` into chunks of `partBytes` and hands each to `send`, while the rest still
- * arrives: the bytes are received and sent at once. Each chunk is written to a file of its own,
- * which its sender reads (as it grows, when the length is declared). Reading pauses while
- * `concurrency` chunks are being sent, so the request's socket waits (TCP back-pressure) and at
- * most `concurrency + 1` chunk files exist at any time (the ones being sent, the one being written;
- * with a declared length the one being written is among those sent); memory holds a few reads.
- * The last chunk may be short (or absent when the stream ends on a boundary); `send` decides what
- * to do with it.
+ * arrives: the bytes are received and sent at once. Each chunk is written to a part buffer of
+ * `memory` (or a file of its own when the pool is full), which its sender reads as it grows when
+ * the length is declared. Reading pauses while `concurrency` chunks are being sent, so the
+ * request's socket waits (TCP back-pressure) and at most `concurrency + 1` chunks exist at any
+ * time (the ones being sent, the one being written; with a declared length the one being written
+ * is among those sent). The last chunk may be short (or absent when the stream ends on a
+ * boundary); `send` decides what to do with it.
  *
  * @tus/s3-store 2.0.7 does the same with a semaphore taken in an event handler its splitter does
  * not wait for, so nothing held the reading back: a slow bucket saw up to 12 parts at once and
  * the temporary folder filled with them (docs/decisions.md).
  *
  * Returns what `send` returned, in stream order. When a send fails, reading stops, the chunk under
- * way fails its body, the sends under way are awaited, every chunk file is removed, and the first
+ * way fails its body, the sends under way are awaited, every chunk is discarded, and the first
  * failure is thrown. When the stream itself is cut (it fails, or ends short of its declared
  * length), the bytes that arrived are not lost, as tus wants of a client that went away: the chunk
  * under way fails its body (S3 keeps no part of a call cut short), then what it holds is handed to
@@ -136,18 +267,18 @@ export async function sendInParts<T>(
   options: PartStreamOptions,
   send: (chunk: Chunk) => Promise<T>,
 ): Promise<T[]> {
-  const { partBytes, concurrency, directory } = options;
+  const { partBytes, concurrency } = options;
   const total = options.length === undefined ? undefined : (options.head?.byteLength ?? 0) + options.length;
   const results: Promise<T>[] = [];
   const inFlight = new Set<Promise<unknown>>();
   let failure: { error: unknown } | undefined;
-  let file: ChunkFile | undefined;
-  /** Bytes in the chunks begun before `file`. */
+  let current: ChunkBytes | undefined;
+  /** Bytes in the chunks begun before `current`. */
   let begun = 0;
 
-  const dispatch = (chunk: ChunkFile, size: number) => {
+  const dispatch = (chunk: ChunkBytes, size: number) => {
     const sent = send({ index: results.length, start: chunk.start, size, body: () => chunk.reader(size) }).finally(() =>
-      chunk.keep ? undefined : rm(chunk.path, { force: true }),
+      chunk.keep ? undefined : chunk.discard(),
     );
     const tracked = sent.then(
       () => undefined,
@@ -160,25 +291,24 @@ export async function sendInParts<T>(
     sent.catch(() => undefined); // reported through `failure`, and by the returned promise below
     results.push(sent);
   };
-  /** The chunk under way is complete: its file is closed, and sent now unless it went out at its start. */
+  /** The chunk under way is complete: closed, and sent now unless it went out at its start. */
   const close = async () => {
-    if (!file) return;
-    const chunk = file;
-    file = undefined;
+    if (!current) return;
+    const chunk = current;
+    current = undefined;
     begun += chunk.written;
-    await chunk.handle.close();
+    await chunk.close();
     if (chunk.expected !== undefined) return;
-    if (chunk.written === 0) await rm(chunk.path, { force: true });
+    if (chunk.written === 0) await chunk.discard();
     else dispatch(chunk, chunk.written);
   };
-  const startFile = async () => {
+  const startChunk = async () => {
     while (inFlight.size >= concurrency && !failure) await Promise.race(inFlight);
     if (failure) stop(failure.error);
-    const path = join(directory, `ovu-part-${randomBytes(8).toString('hex')}`);
     const left = total === undefined ? 0 : total - begun;
     const expected = left > 0 ? Math.min(partBytes, left) : undefined;
-    file = new ChunkFile(await open(path, 'wx', PRIVATE_FILE_MODE), path, expected, begun);
-    if (expected !== undefined) dispatch(file, expected);
+    current = await newChunk(options, expected, begun);
+    if (expected !== undefined) dispatch(current, expected);
   };
   // A failed send ends the stream with its error, so whoever pipes into it (tus) hears that error
   // first, not the "premature close" that leaving the loop below would report.
@@ -190,35 +320,36 @@ export async function sendInParts<T>(
     let at = 0;
     while (at < bytes.byteLength) {
       if (failure) stop(failure.error);
-      if (!file) await startFile();
-      const current = file!;
-      const take = Math.min((current.expected ?? partBytes) - current.written, bytes.byteLength - at);
-      await current.append(bytes, at, take);
+      if (!current) await startChunk();
+      const chunk = current!;
+      const take = Math.min((chunk.expected ?? partBytes) - chunk.written, bytes.byteLength - at);
+      await chunk.append(bytes, at, take);
       at += take;
-      if (current.written === (current.expected ?? partBytes)) await close();
+      if (chunk.written === (chunk.expected ?? partBytes)) await close();
     }
   };
 
   /** The stream was cut (not a send failing): the chunk it cut, if it holds any bytes. */
-  let cut: { error: unknown; chunk: ChunkFile | undefined } | undefined;
+  let cut: { error: unknown; chunk: ChunkBytes | undefined } | undefined;
   try {
     if (options.head && options.head.byteLength > 0) await append(options.head);
     for await (const bytes of source) await append(bytes);
-    if (file?.expected !== undefined) throw new ShortBodyError();
+    if (current?.expected !== undefined) throw new ShortBodyError();
     await close();
   } catch (error) {
     // A failed send stops the loop with that failure already recorded; anything else is the stream's.
     if (!failure) cut = { error, chunk: undefined };
     failure ??= { error };
   } finally {
-    if (file) {
-      const chunk = file;
-      file = undefined;
-      chunk.keep = cut !== undefined && chunk.written > 0;
+    if (current) {
+      const chunk = current;
+      current = undefined;
+      chunk.keep = cut !== undefined && chunk.written > 0 && !chunk.discarded;
       if (chunk.keep) cut!.chunk = chunk;
       chunk.fail(failure?.error instanceof Error ? failure.error : new ShortBodyError());
-      await chunk.handle.close().catch(() => undefined);
-      if (!chunk.keep) await rm(chunk.path, { force: true });
+      await chunk.close();
+      // One under way since its start is discarded when its send ends (it may be reading still).
+      if (!chunk.keep && chunk.expected === undefined) await chunk.discard();
     }
     await Promise.allSettled(inFlight);
   }
@@ -232,7 +363,7 @@ export async function sendInParts<T>(
  * same index (a streamed one's own send has failed with its body, and is replaced).
  */
 async function keepWhatArrived<T>(
-  cut: { error: unknown; chunk: ChunkFile | undefined },
+  cut: { error: unknown; chunk: ChunkBytes | undefined },
   results: Promise<T>[],
   send: (chunk: Chunk) => Promise<T>,
 ): Promise<T[]> {
@@ -247,6 +378,6 @@ async function keepWhatArrived<T>(
     const rest = await send({ index: whole.length, start: chunk.start, size: chunk.written, body: () => chunk.reader(chunk.written) });
     return [...values, rest];
   } finally {
-    if (chunk) await rm(chunk.path, { force: true });
+    await chunk?.discard();
   }
 }

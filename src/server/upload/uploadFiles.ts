@@ -85,6 +85,7 @@ export function diskUploads(directory: string, dataDir: string): UploadFiles {
 export function bucketStoreOptions(config: ServiceConfig): BucketStoreOptions {
   return {
     concurrency: config.s3PartConcurrency,
+    partMemoryBytes: config.s3PartMemoryBytes,
     // A ticket's limit is one of these (or a page's lower one).
     deferredMaxBytes: Math.max(config.maxUploadBytesFlash, config.maxUploadBytesSilverlight),
     // Without a shared database the instance's tus locks are its own: it is the only one.
