@@ -52,6 +52,13 @@ export const uploaderPage: InlineConfig = {
   ...base,
   // Asset URLs relative to the chunk that names them: the service serves the files under its own path.
   base: './',
+  // tus-js-client's url-parse and js-base64, from the browser (src/widget/uploader/tusPlatform.ts says why).
+  resolve: {
+    alias: {
+      'url-parse': resolve(root, 'src/widget/uploader/tusPlatform.ts'),
+      'js-base64': resolve(root, 'src/widget/uploader/tusPlatform.ts'),
+    },
+  },
   build: {
     ...base.build,
     outDir: resolve(dist, 'upload'),

@@ -12,14 +12,14 @@ import { resolve } from 'node:path';
 import { brotliBytes, dist, gzipBytes, uploadPageFiles } from '../scripts/widgetSizes';
 
 /** The upload page's files by role. */
-function pageFiles(): { file: string; aim?: number; firstOpen?: boolean }[] {
+function pageFiles(): { file: string; aim?: number; firstOpen?: boolean; role?: string }[] {
   const page = uploadPageFiles();
   return [
     { file: page.code, aim: 30 * 1024, firstOpen: true },
     ...page.styles.map((file) => ({ file, firstOpen: true })),
     ...page.transport.map((file) => ({ file, firstOpen: true })),
-    // Only for a page that sets restrictions (accept, minDuration, maxDuration).
-    { file: page.limits },
+    // Only for some pages, or a later step: not in a first open.
+    ...page.onDemand,
   ];
 }
 
@@ -30,7 +30,7 @@ const LOADER_AIM = 3_000;
 const FIRST_OPEN_AIM = 35_000;
 
 export function sizeReport(): void {
-  const files: { file: string; aim?: number; firstOpen?: boolean }[] = [
+  const files: { file: string; aim?: number; firstOpen?: boolean; role?: string }[] = [
     { file: 'Scripts/UploadWidget/initUploadWidget.js', aim: LOADER_AIM },
     { file: 'Scripts/UploadWidget/initUploadABoxWidget.js', aim: LOADER_AIM, firstOpen: true },
     // The loaders' parts, imported from the service when needed: the overlay (every overlay open),
@@ -44,13 +44,13 @@ export function sizeReport(): void {
   ];
   let firstOpen = 0;
   console.log('file                                              raw         gzip                  brotli      aim (gzip -9)');
-  for (const { file, aim, firstOpen: onFirstOpen } of files) {
+  for (const { file, aim, firstOpen: onFirstOpen, role } of files) {
     const gzip = gzipBytes(file);
     const raw = readFileSync(resolve(dist, file));
     const sent = brotliBytes(file);
     if (onFirstOpen) firstOpen += sent ?? raw.length;
     const brotli = sent === undefined ? '-' : kib(sent);
-    const aimText = aim === undefined ? '' : `<= ${aim} B${gzip > aim ? '  (over)' : ''}`;
+    const aimText = aim === undefined ? (role === undefined ? '' : `(later: ${role})`) : `<= ${aim} B${gzip > aim ? '  (over)' : ''}`;
     console.log(`${file.padEnd(50)}${kib(raw.length).padEnd(12)}${`${kib(gzip)} (${gzip} B)`.padEnd(22)}${brotli.padEnd(12)}${aimText}`);
   }
   console.log(

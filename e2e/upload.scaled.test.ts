@@ -26,14 +26,18 @@ const STORED_OR_LATER = [5, 6, 1];
 
 let world: World;
 let context: BrowserContext;
-/** About 12 MB: more than one 8 MiB tus chunk. */
+/**
+ * About 12 MB: more than one 8 MiB tus chunk. Its name goes beyond ASCII: the uploader sends it
+ * as tus metadata (UTF-8 in base64, tusPlatform.ts), and the service names it back in the resume hint.
+ */
+const BIG_NAME = 'big clip – été 東京.mp4';
 let bigVideo: string;
 /** About 6 MB, for the throttled tests. */
 let mediumVideo: string;
 
 beforeAll(async () => {
   world = await startWorld();
-  bigVideo = await makeVideo({ seconds: 12, bitrate: 8_000_000 }, 'big clip.mp4');
+  bigVideo = await makeVideo({ seconds: 12, bitrate: 8_000_000 }, BIG_NAME);
   mediumVideo = await makeVideo({ seconds: 6, bitrate: 8_000_000 }, 'medium.mp4');
 });
 afterAll(async () => {
@@ -77,7 +81,7 @@ describe('a real multi-megabyte video through the widget', () => {
     await clickBox(page, await ax.box('button', CLOSE_NAME));
     await ax.waitFor('dialog', DIALOG_NAME, false);
     expect(await waitForEvents(page, () => true)).toEqual([
-      { type: 'success', info: { videoId, fileName: 'big clip.mp4', fileSize: fileSize(bigVideo) } },
+      { type: 'success', info: { videoId, fileName: BIG_NAME, fileSize: fileSize(bigVideo) } },
     ]);
 
     const got = await world.getVideo(videoId);
@@ -231,7 +235,7 @@ async function throttledOverlayUpload(percent: number) {
 describe('preview', () => {
   it("shows a poster frame, the duration (within 0.1 s of ffprobe's) and the resolution of an H.264 MP4 while it uploads", async () => {
     const { frame } = await throttledOverlayUpload(1);
-    const poster = frame.getByRole('img', { name: 'A frame of “big clip.mp4”' });
+    const poster = frame.getByRole('img', { name: `A frame of “${BIG_NAME}”` });
     await poster.waitFor();
     expect(await poster.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     const caption = await frame.locator('figure.preview figcaption').innerText();
@@ -324,7 +328,7 @@ describe('the popup keeps the file handle', () => {
     const stored = (await world.storedUploadBytes(videoId))!;
     const tus = recordTusRequests(context, world.service.address);
     await popup.reload();
-    await popup.getByRole('button', { name: /^Continue “big clip\.mp4” from \d+%$/ }).click();
+    await popup.getByRole('button', { name: `Continue “${BIG_NAME}” from` }).click();
     await expectContinuedFrom(page, videoId, tus, stored);
   });
 });
@@ -350,7 +354,7 @@ describe('resume after the host page is reloaded', () => {
     await page.goto(world.hostUrl('/overlay.html', world.widgetAuth(videoId)));
     await openButton(page).click();
     const reopened = await uploadFrame(page);
-    await reopened.getByText(/Choose the same file to continue/).waitFor();
+    await reopened.getByText(`An earlier upload of “${BIG_NAME}” stopped at`).waitFor();
     const storedBeforeChoosing = (await world.storedUploadBytes(videoId))!;
     await chooseFile(reopened, bigVideo);
     await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));

@@ -14,21 +14,32 @@ interface ManifestChunk {
   isEntry?: boolean;
   isDynamicEntry?: boolean;
   css?: string[];
+  assets?: string[];
 }
 
-/** The chunk of the page's restrictions' checks, which only a page that sets any loads (src/widget/uploader/limits.ts). */
-const LIMITS_SOURCE = 'src/widget/uploader/limits.ts';
+/**
+ * The chunks a first open does not fetch, each with what it is for: the restrictions' checks,
+ * only for a page that sets any; the Record choices, only for a page whose `sources` ask for
+ * recording; the recorder, once Record is chosen (issue 23).
+ */
+const ON_DEMAND: Record<string, string> = {
+  'src/widget/uploader/limits.ts': "the restrictions' checks",
+  'src/widget/uploader/RecordChoice.tsx': 'the Record choices',
+  'src/widget/uploader/recorder/index.ts': 'the recorder',
+};
 
 /**
  * The upload page's files (under dist/), from the manifest Vite wrote: its code, styles, and the
  * chunks it imports: the transport after first paint, and its language's texts, of which a page
- * loads only its own (English here); apart, the restrictions' checks.
+ * loads only its own (English here); apart, the chunks only some pages or a later step load, with
+ * the styles they bring.
  */
-export function uploadPageFiles(): { code: string; styles: string[]; transport: string[]; limits: string } {
+export function uploadPageFiles(): { code: string; styles: string[]; transport: string[]; onDemand: { file: string; role: string }[] } {
   const manifest = resolve(dist, 'upload/.vite/manifest.json');
   if (!existsSync(manifest)) throw new Error('missing dist/upload/.vite/manifest.json: run `npm run build` first');
   const chunks = Object.values(JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, ManifestChunk>);
   const entry = chunks.find((chunk) => chunk.isEntry)!;
+  const roleOf = (chunk: ManifestChunk) => (chunk.src === undefined ? undefined : ON_DEMAND[chunk.src]);
   return {
     code: `upload/${entry.file}`,
     styles: (entry.css ?? []).map((css) => `upload/${css}`),
@@ -36,11 +47,15 @@ export function uploadPageFiles(): { code: string; styles: string[]; transport: 
       .filter(
         (chunk) =>
           chunk.isDynamicEntry &&
-          chunk.src !== LIMITS_SOURCE &&
+          roleOf(chunk) === undefined &&
           (!chunk.src?.startsWith('src/shared/i18n/locales/') || chunk.src.endsWith('/en.ts')),
       )
       .map((chunk) => `upload/${chunk.file}`),
-    limits: `upload/${chunks.find((chunk) => chunk.src === LIMITS_SOURCE)!.file}`,
+    onDemand: chunks.flatMap((chunk) => {
+      const role = roleOf(chunk);
+      if (role === undefined) return [];
+      return [chunk.file, ...(chunk.assets ?? [])].map((file) => ({ file: `upload/${file}`, role }));
+    }),
   };
 }
 
