@@ -52,7 +52,7 @@ function dataDir(name: string): string {
 }
 
 /** One instance: its own DATA_DIR, the shared database and bucket; with the apps file unless `demo`. */
-async function start(dir: string, options: { demo?: boolean } = {}): Promise<CrashableService> {
+async function start(dir: string, options: { demo?: boolean; env?: Record<string, string> } = {}): Promise<CrashableService> {
   const env: Record<string, string> = {
     ...s3Env,
     PORT: '0',
@@ -60,6 +60,7 @@ async function start(dir: string, options: { demo?: boolean } = {}): Promise<Cra
     DATABASE_URL: databaseUrl,
     JOB_LEASE_MS: String(LEASE_MS),
     PROCESSING_CONCURRENCY: '1',
+    ...options.env,
   };
   if (!options.demo) env.APPS_FILE = join(root, 'apps.json');
   const process = startServiceProcess(env);
@@ -195,9 +196,10 @@ describe('two instances on one database, each with its own DATA_DIR', () => {
     await Promise.all([stopCrashable(one), stopCrashable(two)]);
   });
 
-  it('buffer an upload’s parts in their own DATA_DIR, in a folder only the service can open', async () => {
+  it('buffer the parts that find no room in memory in their own DATA_DIR, in a folder only the service can open', async () => {
     const dir = dataDir('g');
-    const service = await start(dir);
+    // No part memory: every part waits in a file, as those beyond S3_PART_MEMORY_BYTES do.
+    const service = await start(dir, { env: { S3_PART_MEMORY_BYTES: '0' } });
     const bytes = randomBytes(2 * 1024 * 1024);
     const boot = await openUploader(service, await registerVideo(service));
     const uploadUrl = (await tusCreate(boot.tusEndpoint, boot.ticket, bytes.length)).headers.get('location')!;
