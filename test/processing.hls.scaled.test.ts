@@ -75,6 +75,7 @@ afterAll(async () => {
 
 describe('a source with an edit list, its rungs played through HLS', { timeout: LADDER_TIMEOUT_MS }, () => {
   let cut: string;
+  let videoId: string;
   let first: GetVideoReply;
   let done: GetVideoReply;
   beforeAll(async () => {
@@ -83,7 +84,6 @@ describe('a source with an edit list, its rungs played through HLS', { timeout: 
     cut = join(work, 'cut.mp4');
     await ffmpeg('-ss', '1', '-i', whole, '-c', 'copy', cut);
     expect(readFileSync(cut).includes('elst')).toBe(true);
-    let videoId: string;
     ({ videoId, first } = await processSource(service, cut, { timeoutMs: LADDER_TIMEOUT_MS }));
     await waitForLadder(service.db, videoId);
     done = await getVideoReply(service, videoId);
@@ -146,6 +146,22 @@ describe('a source with an edit list, its rungs played through HLS', { timeout: 
     const base = done.VideoPlayFile[0]!.VideoURL.replace(/[^/]+$/, '');
     for (const name of ['original.m3u8', '1080p.m3u8', 'source.m3u8', 'poster.m3u8'])
       expect((await fetch(base + name)).status, name).toBe(404);
+  });
+
+  it('keeps a plain MobilePlayURL, the lightest rung, for rungs transcoded before HLS, and names no master', async () => {
+    // What the upgrade leaves of a video transcoded before HLS: its rungs listed, none segmented
+    // (faststart MP4s no playlist can address).
+    const unsegment = (segmented: number) =>
+      service.db.updateTable('play_files').set({ segmented }).where('video_id', '=', videoId).execute();
+    await unsegment(0);
+    try {
+      const before = await getVideoReply(service, videoId);
+      expect(before.MediaSever.MobilePlayURL).toBe(before.VideoPlayFile.at(-1)!.VideoURL);
+      expect((await fetch(masterOf(before))).status).toBe(404);
+      expect((await fetch(before.VideoPlayFile[0]!.VideoURL.replace(/\.mp4$/, '.m3u8'))).status).toBe(404);
+    } finally {
+      await unsegment(1);
+    }
   });
 });
 

@@ -118,14 +118,17 @@ describe.each(['sqlite', 'postgres'] as const)('stores on %s', (dialect) => {
       expect((await stores.videos.get('video-1'))!.status).toBe(VideoStatus.WaitingForTranscoding);
     });
 
-    it('lists play files highest bitrate first, and a replacement drops the old ones', async () => {
+    it('lists play files highest bitrate first, with whether HLS can address each, and a replacement drops the old ones', async () => {
       await stores.videos.insert(video(1));
       await stores.playFiles.replace('video-1', [
-        { file: '360p.mp4', bitrate: 800, label: '360p', height: 360 },
-        { file: '720p.mp4', bitrate: 2500, label: '720p', height: 720 },
+        { file: '360p.mp4', bitrate: 800, label: '360p', height: 360, segmented: true },
+        { file: 'original.mp4', bitrate: 2500, label: 'Original', height: 720, segmented: false },
       ]);
-      expect((await stores.playFiles.forVideo('video-1')).map((file) => file.label)).toEqual(['720p', '360p']);
-      await stores.playFiles.replace('video-1', [{ file: '480p.mp4', bitrate: 1200, label: '480p', height: 480 }]);
+      expect((await stores.playFiles.forVideo('video-1')).map((file) => [file.label, file.segmented])).toEqual([
+        ['Original', false],
+        ['360p', true],
+      ]);
+      await stores.playFiles.replace('video-1', [{ file: '480p.mp4', bitrate: 1200, label: '480p', height: 480, segmented: true }]);
       expect((await stores.playFiles.forVideo('video-1')).map((file) => file.file)).toEqual(['480p.mp4']);
     });
   });
@@ -305,17 +308,18 @@ describe('PostgreSQL migrations', () => {
 });
 
 describe('upgrading a SQLite database of schema version 1', () => {
-  it('counts the videos it already holds in each list', async () => {
+  it('counts the videos it already holds in each list, and takes its rungs for unsegmented (faststart MP4s, before HLS)', async () => {
     dir = mkdtempSync(join(tmpdir(), 'ovu-stores-'));
     await (await openStores({ dataDir: dir, databaseUrl: undefined })).close();
     // What version 1 left: its index, no counts, its version in user_version only, and videos of two users.
     const db = openDatabase(dir);
-    db.exec(`DROP TABLE video_counts; DROP TABLE settings; DROP TABLE quota_buckets; ALTER TABLE videos DROP COLUMN rendition_bytes; ALTER TABLE videos DROP COLUMN downloaded_bytes; DROP INDEX jobs_by_app; DROP INDEX jobs_app_turns; ALTER TABLE jobs DROP COLUMN app_id; ALTER TABLE jobs DROP COLUMN claimed_at; ALTER TABLE jobs DROP COLUMN lease_until; DROP TABLE kysely_migration; DROP TABLE kysely_migration_lock; DROP INDEX videos_by_user;
+    db.exec(`DROP TABLE video_counts; DROP TABLE settings; DROP TABLE quota_buckets; ALTER TABLE videos DROP COLUMN rendition_bytes; ALTER TABLE videos DROP COLUMN downloaded_bytes; DROP INDEX jobs_by_app; DROP INDEX jobs_app_turns; ALTER TABLE jobs DROP COLUMN app_id; ALTER TABLE jobs DROP COLUMN claimed_at; ALTER TABLE jobs DROP COLUMN lease_until; ALTER TABLE play_files DROP COLUMN segmented; DROP TABLE kysely_migration; DROP TABLE kysely_migration_lock; DROP INDEX videos_by_user;
       CREATE INDEX videos_by_user ON videos (app_id, create_user, created_at DESC); PRAGMA user_version = 1`);
     const add = db.prepare(
       `INSERT INTO videos (id, app_id, title, create_user, source_get_type, status, created_at, updated_at) VALUES (?, 'app-a', 't', ?, 1, 8, ?, 0)`,
     );
     for (let n = 1; n <= 12; n++) add.run(`video-${n}`, n % 3 === 0 ? 'bob' : 'alice', n);
+    db.exec(`INSERT INTO play_files (video_id, file, bitrate, label, height) VALUES ('video-1', '360p.mp4', 800, '360P', 360)`);
     db.close();
     stores = await openStores({ dataDir: dir, databaseUrl: undefined });
     const alice = await stores.videos.listByUser('app-a', 'alice', 2, 5);
@@ -324,5 +328,8 @@ describe('upgrading a SQLite database of schema version 1', () => {
     expect((await stores.videos.listByUser('app-a', 'bob', 1, 10)).total).toBe(4);
     await stores.videos.insert(video(13, { createUser: 'bob' }));
     expect((await stores.videos.listByUser('app-a', 'bob', 1, 10)).total).toBe(5);
+    expect(await stores.playFiles.forVideo('video-1')).toEqual([
+      { file: '360p.mp4', bitrate: 800, label: '360P', height: 360, segmented: false },
+    ]);
   });
 });

@@ -1,6 +1,5 @@
 import type { MediaSever, VideoPlayFile } from '../../shared/apiReplies';
 import { MASTER_PLAYLIST } from '../media/playlists';
-import { RUNG_FILE } from '../processing/renditions';
 import type { PlayFile } from '../storage/playFiles';
 import type { Video } from '../storage/videos';
 import { VideoStatus } from '../../shared/videoStatus';
@@ -25,12 +24,13 @@ export function playFileList(publicUrl: string, videoId: string, playFiles: read
 
 /**
  * PlayURL is the best rendition, DownloadURL the original file. MobilePlayURL is the HLS master
- * playlist once a rung is listed (the player picks the rung the network carries); before that
- * (a remux alone) and for needHandleSepcial (the source alone) it is the lightest listed file.
+ * playlist once a segmented rung is listed (the player picks the rung the network carries); before
+ * that (a remux alone), for needHandleSepcial (the source alone) and for rungs transcoded before
+ * HLS (faststart MP4s) it is the lightest listed file.
  */
 export function mediaServer(publicUrl: string, video: Video, playFiles: readonly PlayFile[]): MediaSever {
   const playable = video.status === VideoStatus.Normal && playFiles.length > 0;
-  const adaptive = !video.needHandleSpecial && playFiles.some((play) => RUNG_FILE.test(play.file));
+  const adaptive = !video.needHandleSpecial && playFiles.some((play) => play.segmented);
   const url = (file: string) => (playable ? mediaUrl(publicUrl, video.id, file) : '');
   return {
     PlayURL: url(playFiles[0]?.file ?? ''),

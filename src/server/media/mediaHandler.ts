@@ -2,7 +2,6 @@ import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 import type { RequestContext } from '../http/router';
 import { isPictureSize, sizedPictureFile, type PictureSize } from '../processing/pictures';
-import { RUNG_FILE } from '../processing/renditions';
 import { type Video } from '../storage/videos';
 import { VideoStatus } from '../../shared/videoStatus';
 import {
@@ -68,7 +67,7 @@ async function servedFile(service: ServiceContext, video: Video, file: string, s
  */
 async function playlistText(service: ServiceContext, video: Video, file: string): Promise<string> {
   if (video.status !== VideoStatus.Normal || video.needHandleSpecial) throw notFound();
-  const rungs = (await service.stores.playFiles.forVideo(video.id)).filter((play) => RUNG_FILE.test(play.file));
+  const rungs = (await service.stores.playFiles.forVideo(video.id)).filter((play) => play.segmented);
   if (file === MASTER_PLAYLIST) {
     const indexed = await Promise.all(
       rungs.map(async (rung) => ({ file: rung.file, index: await fragmentIndexOf(service.files, video.id, rung.file) })),

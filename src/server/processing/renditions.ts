@@ -20,9 +20,6 @@ export const LADDER_FOOT = LADDER[LADDER.length - 1]!.size;
 
 const MAX_RENDITIONS = 3;
 
-/** A rung's file name (`720p.mp4`): a fragmented MP4 that HLS plays too, unlike the remux or needHandleSepcial's original. */
-export const RUNG_FILE = /^\d+p\.mp4$/;
-
 export interface Rendition {
   /** File name in the video's media folder, e.g. `720p.mp4`. */
   file: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rungsPending } from './rungs';
 
-const play = (file: string, height: number, label = `${height}P`) => ({ file, bitrate: 1, label, height });
+const play = (file: string, height: number, label = `${height}P`) => ({ file, bitrate: 1, label, height, segmented: label !== 'Original' });
 
 describe('rungsPending', () => {
   it('is true while the remux is listed, and until the ladder from the best rung down is complete', () => {

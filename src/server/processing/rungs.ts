@@ -29,7 +29,7 @@ export class TranscodeSupersededError extends Error {
 }
 
 export function playFileOf(rendition: Rendition): PlayFile {
-  return { file: rendition.file, bitrate: rendition.videoKbps, label: rendition.label, height: rendition.size };
+  return { file: rendition.file, bitrate: rendition.videoKbps, label: rendition.label, height: rendition.size, segmented: true };
 }
 
 /**

@@ -41,7 +41,7 @@ async function keepOriginal(run: TranscodeRun): Promise<PlayFile[]> {
   const ext = extname(video.sourceFile).toLowerCase();
   const file = `original${/^\.[a-z0-9]{1,8}$/.test(ext) ? ext : ''}`;
   await link(space.source, join(space.work, file)).catch(() => copyFile(space.source, join(space.work, file)));
-  return [{ file, bitrate: info.bitrateKbps, label: 'Original', height: shortSide(info) }];
+  return [{ file, bitrate: info.bitrateKbps, label: 'Original', height: shortSide(info), segmented: false }];
 }
 
 const shortSide = (info: MediaInfo) => Math.min(info.displayWidth, info.displayHeight);
@@ -61,7 +61,13 @@ async function remuxForBrowsers(run: TranscodeRun): Promise<PlayFile | undefined
     if (outcome.audioDropped) service.log.warn('audio left out of the play files', { videoId: video.id, reason: outcome.audioDropped });
     // The copy lasts as long as the source, so its overall bitrate follows from its size (no second ffprobe on the way to status 1).
     const { size } = await stat(output);
-    return { file: REMUX_FILE, bitrate: Math.round((size * 8) / info.duration / 1000), label: 'Original', height: shortSide(info) };
+    return {
+      file: REMUX_FILE,
+      bitrate: Math.round((size * 8) / info.duration / 1000),
+      label: 'Original',
+      height: shortSide(info),
+      segmented: false,
+    };
   } catch (error) {
     if (!(error instanceof MediaToolError)) throw error;
     service.log.warn('remux failed; the source is encoded instead', { videoId: video.id, reason: error.message });

@@ -201,5 +201,16 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0008_segmented_rungs': {
+      async up(db) {
+        // Whether HLS can address the play file by byte ranges (a fragmented MP4 with a global
+        // sidx, media/playlists.ts). 0 for rungs transcoded before HLS: faststart MP4s, which no
+        // playlist can name, so their videos keep a plain MobilePlayURL.
+        await db.schema
+          .alterTable('play_files')
+          .addColumn('segmented', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+      },
+    },
   };
 }

@@ -9,20 +9,37 @@ export interface PlayFile {
   label: string;
   /** The short side in pixels (what the `p` of a label counts). */
   height: number;
+  /**
+   * A fragmented MP4 with a global index, which HLS addresses by byte ranges (media/playlists.ts):
+   * the rungs transcoded since HLS; not the remux, the original, or rungs made before.
+   */
+  segmented: boolean;
 }
+
+type PlayFileRow = Omit<PlayFile, 'segmented'> & { segmented: number };
+
+const toRow = (videoId: string, play: PlayFile) => ({
+  video_id: videoId,
+  file: play.file,
+  bitrate: play.bitrate,
+  label: play.label,
+  height: play.height,
+  segmented: play.segmented ? 1 : 0,
+});
 
 /** The owner of the `play_files` table. */
 export class PlayFileStore {
   constructor(private readonly db: Kysely<Schema>) {}
 
   /** Highest bitrate first. */
-  forVideo(videoId: string): Promise<PlayFile[]> {
-    return this.db
+  async forVideo(videoId: string): Promise<PlayFile[]> {
+    const rows: PlayFileRow[] = await this.db
       .selectFrom('play_files')
-      .select(['file', 'bitrate', 'label', 'height'])
+      .select(['file', 'bitrate', 'label', 'height', 'segmented'])
       .where('video_id', '=', videoId)
       .orderBy('bitrate', 'desc')
       .execute();
+    return rows.map((row) => ({ ...row, segmented: row.segmented === 1 }));
   }
 
   /**
@@ -35,7 +52,7 @@ export class PlayFileStore {
     if (files.length === 0) return;
     await this.db
       .insertInto('play_files')
-      .values(files.map((file) => ({ video_id: videoId, file: file.file, bitrate: file.bitrate, label: file.label, height: file.height })))
+      .values(files.map((file) => toRow(videoId, file)))
       .execute();
   }
 
@@ -45,7 +62,7 @@ export class PlayFileStore {
     if (files.length === 0) return;
     await this.db
       .insertInto('play_files')
-      .values(files.map((play) => ({ video_id: videoId, file: play.file, bitrate: play.bitrate, label: play.label, height: play.height })))
+      .values(files.map((play) => toRow(videoId, play)))
       .execute();
   }
 }

@@ -40,7 +40,7 @@ export interface Schema {
     created_at: number;
     finished_at: number | null;
   };
-  play_files: { video_id: string; file: string; bitrate: number; label: string; height: Generated<number> };
+  play_files: { video_id: string; file: string; bitrate: number; label: string; height: Generated<number>; segmented: Generated<number> };
   jobs: {
     id: Generated<number>;
     video_id: string;
