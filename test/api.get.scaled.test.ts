@@ -75,8 +75,8 @@ describe('GET /Api/Video/Get', () => {
     await service.db
       .insertInto('play_files')
       .values([
-        { video_id: id, file: '360p.mp4', bitrate: 800, label: '360p', height: 360 },
-        { video_id: id, file: '720p.mp4', bitrate: 2500, label: '720p', height: 720 },
+        { video_id: id, file: '360p.mp4', bitrate: 800, label: '360p', height: 360, segmented: 1 },
+        { video_id: id, file: '720p.mp4', bitrate: 2500, label: '720p', height: 720, segmented: 1 },
       ])
       .execute();
     const body = (await service.get('/Api/Video/Get', { ...service.auth(), Id: id })).body;
