@@ -6,7 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Frame, type Page } fr
  * user gesture is refused exactly as in a user's browser. Headless Chromium's display is 800 × 600
  * unless told otherwise, and it pushes popups back inside it; a 1920 × 1080 display lets a popup
  * sit where the page asked. `extraArgs` adds flags for one test file (the fake camera of
- * e2e/record.test.ts), never for every test.
+ * e2e/record.test.ts, the tab capture of e2e/record.screen.test.ts), never for every test.
  */
 export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
@@ -28,6 +28,15 @@ export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browse
 
 /** Chromium's fake camera and microphone (a test pattern and a beep), allowed without asking: the recorder's tests and screenshot. */
 export const FAKE_CAMERA_ARGS = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
+
+/**
+ * Screen recording without the picker: getDisplayMedia shares the tab whose title is `title`, as a
+ * person who picks that tab would. Never beside FAKE_CAMERA_ARGS: with the fake-UI flag Chromium
+ * ignores this one and shares a fake screen instead.
+ */
+export function tabCaptureArgs(title: string): string[] {
+  return [`--auto-select-tab-capture-source-by-title=${title}`];
+}
 
 /** English UI, a fixed viewport, so geometry and labels are predictable. */
 export function newContext(browser: Browser): Promise<BrowserContext> {
