@@ -7,6 +7,7 @@ export type RecordingKey =
   | 'noCamera'
   | 'recordFailed'
   | 'recordingCut'
+  | 'nothingRecorded'
   | 'recordCamera'
   | 'recordScreen'
   | 'askingSource'

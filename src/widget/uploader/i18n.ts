@@ -59,6 +59,8 @@ export interface Texts {
   recordFailed: string;
   /** The page was hidden or the share ended mid-recording: the take is kept. */
   recordingCut: string;
+  /** The recording stopped before the recorder handed over any data (a share ended at once): no take. */
+  nothingRecorded: string;
   /** The Record choices, and the recorder's words (recorder/RecordPanel.tsx, the status line). */
   recordCamera: string;
   recordScreen: string;

@@ -46,6 +46,8 @@ const HANDLE: HandleLike = { name: 'clip.mp4' };
 const INFO = { videoId: 'video-1', fileName: 'clip.mp4', fileSize: 1000 };
 /** A recorded take, and the address of its upload sent while recording. */
 const TAKE = file('recording.webm', 4000, 'video/webm');
+/** What a recording stopped before the recorder's first chunk hands over. */
+const EMPTY_TAKE = file('recording.webm', 0, 'video/webm');
 const LIVE_URL = 'http://service.test/UploadWidget/files/live-1';
 
 type Event = UploadEvent;
@@ -607,6 +609,14 @@ describe('machine: recording', () => {
     expect(stale.model).toEqual(retake.model);
   });
 
+  it('has no take when it stopped before its first chunk: back to the choice, saying so, the upload deleted', () => {
+    const stopped = runWith(LIVE, recordingWith(LIVE).model, liveStored, { type: 'stopRecording', reason: 'ended' }, ended(EMPTY_TAKE, 0));
+    expect(stopped.model.state).toEqual({ kind: 'idle' });
+    expect(stopped.model.notice).toEqual({ tone: 'error', text: SETUP.texts.nothingRecorded });
+    expect(stopped.model.live).toBeNull();
+    expect(stopped.effects.slice(-2)).toEqual([{ type: 'closeSource' }, { type: 'dropLive', uploadUrl: LIVE_URL }]);
+  });
+
   it('Cancel leaves recording for the file choice, letting the camera go and dropping the upload', () => {
     const cancelled = runWith(LIVE, recordingWith(LIVE).model, liveStored, { type: 'cancelRecording' });
     expect(cancelled.model.state).toEqual({ kind: 'idle' });
@@ -737,6 +747,7 @@ describe('machine: the transition table', () => {
       { type: 'stopRecording', reason: 'stop' },
       { type: 'stopRecording', reason: 'ended' },
       { type: 'recordingEnded', attempt, file: TAKE, durationMs: 10_000 },
+      { type: 'recordingEnded', attempt, file: EMPTY_TAKE, durationMs: 0 },
       { type: 'keep' },
       { type: 'retake' },
       { type: 'cancelRecording' },

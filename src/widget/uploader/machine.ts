@@ -722,6 +722,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: ['countdown'], on: 'tick', to: ['recording'], note: 'after 3, 2, 1' },
   { from: ['preview', 'countdown'], on: 'stopRecording', to: ['idle'], note: 'the camera or share gone' },
   { from: ['recording'], on: 'recordingEnded', to: ['review'] },
+  { from: ['recording'], on: 'recordingEnded', to: ['idle'], note: 'nothing recorded' },
   { from: ['review'], on: 'keep', to: ['uploading', 'retrying'], note: 'sent while recording' },
   { from: ['review'], on: 'keep', to: ['checking'] },
   { from: ['review'], on: 'retake', to: ['preview'] },

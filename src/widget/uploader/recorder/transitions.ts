@@ -113,12 +113,21 @@ export const recordingStep: RecordingStep = (model, event, setup) => {
       if (state.kind !== 'recording' || state.stopping) return same;
       return { model: { ...model, notice: cut ?? model.notice, state: { ...state, stopping: true } }, effects: [{ type: 'stopRecorder' }] };
     }
-    case 'recordingEnded':
+    case 'recordingEnded': {
       if (state.kind !== 'recording' || event.attempt !== model.attempt) return same;
+      // Stopped before the recorder's first chunk: a take of no bytes, which would neither play nor upload.
+      if (event.file.size === 0) {
+        const dropped = dropTake(model);
+        return {
+          model: { ...dropped.model, state: { kind: 'idle' }, notice: { tone: 'error', text: setup.texts.nothingRecorded } },
+          effects: [{ type: 'closeSource' }, ...dropped.effects],
+        };
+      }
       return {
         model: { ...model, state: { kind: 'review', source: state.source, file: event.file, durationMs: event.durationMs } },
         effects: [],
       };
+    }
     case 'keep':
       return state.kind === 'review' ? keep(model, state.file) : same;
     case 'retake': {
