@@ -39,6 +39,8 @@ export interface ObjectInfo {
  * because the bucket cannot be reached throws ApiError STORAGE_UNAVAILABLE (503, the client may
  * retry); every write is whole or absent, as S3 makes an object visible only once complete.
  */
+const storageUnavailable = () => new ApiError('STORAGE_UNAVAILABLE', 'the S3 bucket cannot be reached now; try again later');
+
 export class Bucket {
   readonly client: S3Client;
 
@@ -60,7 +62,17 @@ export class Bucket {
    * unchanged. The reply names neither the bucket nor its endpoint (the request's log line does).
    */
   unavailable(error: unknown): unknown {
-    return isBucketUnavailable(error) ? new ApiError('STORAGE_UNAVAILABLE', 'the S3 bucket cannot be reached now; try again later') : error;
+    return isBucketUnavailable(error) ? storageUnavailable() : error;
+  }
+
+  /**
+   * As `unavailable`, and an error of no kind it knows counts as the bucket's too when the bucket
+   * does not answer now (HeadBucket). A streamed body's call cut by the bucket going away fails in
+   * ways the SDK does not name as the server's: its retry, for one, finds the body already read.
+   */
+  async unavailableNow(error: unknown): Promise<unknown> {
+    if (isBucketUnavailable(error)) return storageUnavailable();
+    return (await this.problem()) === undefined ? error : storageUnavailable();
   }
 
   private async call<T>(work: () => Promise<T>): Promise<T> {

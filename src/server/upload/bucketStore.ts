@@ -146,6 +146,13 @@ const isMissing = (error: unknown) => {
 export class BucketStore extends DataStore {
   private readonly requests = new AsyncLocalStorage<RequestScope>();
   private readonly kept = new Map<string, { record: UploadRecord; state: UploadState | undefined }>();
+  /**
+   * Writes begun and ended per upload, for the most recent uploads. A read that overlaps a write
+   * may hold what the bucket held before it: it must not replace what the write left (a HEAD
+   * during a PATCH cut short read no `.part` yet, and kept 0 bytes of it over the write's). An
+   * upload dropped from here has a count of none, which no read begun with a count matches.
+   */
+  private readonly writes = new Map<string, number>();
   private readonly client: S3Client;
 
   private readonly concurrency: number;
@@ -187,13 +194,23 @@ export class BucketStore extends DataStore {
     }
   }
 
+  /** A write of the upload begins or ends: a read that overlaps it keeps nothing (`writes`). */
+  private changing(id: string): void {
+    const writes = (this.writes.get(id) ?? 0) + 1;
+    this.writes.delete(id); // set again below, as the most recent
+    if (this.writes.size >= 2 * KEPT_UPLOADS) this.writes.delete(this.writes.keys().next().value!);
+    this.writes.set(id, writes);
+  }
+
   private remember(id: string, state: UploadState): void {
+    this.changing(id);
     this.requests.getStore()?.states.set(id, Promise.resolve(state));
     this.keep(state);
   }
 
   /** What the request is about to do changes what the bucket holds: nothing read of it stands. */
   private forget(id: string): void {
+    this.changing(id);
     this.requests.getStore()?.states.delete(id);
     const kept = this.kept.get(id);
     if (kept) kept.state = undefined;
@@ -227,6 +244,7 @@ export class BucketStore extends DataStore {
   }
 
   private async readState(id: string): Promise<UploadState> {
+    const writesBefore = this.writes.get(id);
     const known = this.kept.get(id)?.state;
     if (known && known.tailSize === 0) return known;
     // `.part` needs nothing from `.info`: read beside it and the listing, one round trip fewer.
@@ -256,7 +274,7 @@ export class BucketStore extends DataStore {
     // taken into a part before a crash, or follows a part that failed.
     const counted = tail && (tail.partNumber === undefined || tail.partNumber === parts.length + 1) ? tail.bytes : undefined;
     const state = { ...record, parts, tail: counted, tailSize: counted?.byteLength ?? 0, tailObject: tail !== undefined, done: false };
-    this.keep(state);
+    if (this.writes.get(id) === writesBefore) this.keep(state);
     return state;
   }
 
@@ -487,11 +505,20 @@ export class BucketStore extends DataStore {
    * Sends a chunk's bytes through `send`. A body that fails (the request ended short, or broke)
    * aborts the call, so the bucket stores nothing of it (S3 keeps a part or object only whole).
    */
-  private sendChunk<T>(chunk: Chunk, send: (body: Readable, abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+  private async sendChunk<T>(chunk: Chunk, send: (body: Readable, abortSignal: AbortSignal) => Promise<T>): Promise<T> {
     const body = chunk.body();
     const abort = new AbortController();
     body.once('error', (error) => abort.abort(error));
-    return send(body, abort.signal);
+    try {
+      return await send(body, abort.signal);
+    } catch (error) {
+      // Cut by its own body (the request ended short or broke): not the bucket's doing.
+      if (abort.signal.aborted) throw error;
+      // Otherwise the bucket's when it does not answer now either, whatever the call's own error
+      // said: a 503 the client retries. This error also ends the request's stream (partStream.ts),
+      // so it is the one tus answers with.
+      throw await this.target.unavailableNow(error);
+    }
   }
 
   private async completeMultipart(state: UploadState): Promise<void> {
