@@ -4,7 +4,7 @@
  * left), with the CPU-seconds the service and its ffmpeg children spent per minute of output.
  * Sources made by ffmpeg here: H.264/AAC MP4 (remuxed first) and VP9/Opus WebM (encoded).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,7 +14,7 @@ import { VideoStatus } from '../src/shared/videoStatus';
 import { startTestService, type TestService } from '../test/support/service';
 import { registerVideo } from '../test/uploadHelpers';
 import { makeClip, type Clip } from './support/clips';
-import { CLOCK_TICKS } from './support/cpu';
+import { processCpuSeconds } from './support/cpu';
 import { fixed, printTable } from './support/table';
 
 /** One video's processing may take this long before the bench gives up. */
@@ -33,13 +33,6 @@ const SOURCES: Source[] = [
   { name: 'testsrc', seconds: 60, width: 1280, height: 720, kind: 'webm', grainy: false, ladder: true },
 ];
 
-/** CPU-seconds of this process and of every child it has waited for (the service runs in-process; ffmpeg are its children). */
-function cpuSeconds(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  // After "pid (comm) ": state is field 3, so utime, stime, cutime, cstime (fields 14 to 17) are at 11 to 14.
-  return [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0) / CLOCK_TICKS;
-}
-
 async function until<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + LIMIT_MS;
   for (;;) {
@@ -56,7 +49,8 @@ async function timeOne(service: TestService, file: string, source: Source) {
   const dir = mediaDir(service.dataDir, videoId);
   mkdirSync(dir, { recursive: true });
   copyFileSync(file, join(dir, name));
-  const cpuStart = cpuSeconds();
+  // This process and the children it waited for: the service runs in-process, ffmpeg are its children.
+  const cpuStart = processCpuSeconds('self', { children: true });
   const start = performance.now();
   if (!(await markSourceStored(service.context, videoId, name))) throw new Error('the video did not move to status 5');
   const { stores } = service.context;
@@ -74,7 +68,7 @@ async function timeOne(service: TestService, file: string, source: Source) {
       const active = (await stores.jobs.forVideo(videoId)).some((job) => job.state === 'queued' || job.state === 'running');
       return active ? undefined : (performance.now() - start) / 1000;
     });
-    cpu = cpuSeconds() - cpuStart;
+    cpu = processCpuSeconds('self', { children: true }) - cpuStart;
     last = (await stores.playFiles.forVideo(videoId)).map((play) => play.label).join(' ');
   }
   return { playable, first, ladder, cpu, last };

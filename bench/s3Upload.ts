@@ -3,7 +3,8 @@
  * test/support/s3.ts), the tus ingest against the bucket's own speed in one run: the same bytes
  * sent by @aws-sdk/client-s3 as one multipart upload of 8 MiB parts, one at a time and
  * S3_PART_CONCURRENCY at once, then through the service (tus-js-client in another process), as
- * one PATCH and in 8 MiB PATCHes, the four in turn, round after round. Each upload's CPU-seconds
+ * one PATCH and in 8 MiB PATCHes, and in one PATCH with every part in a file, all in turn, round
+ * after round. Each upload's CPU-seconds
  * are counted too (the machine's, this process's, the tus client's), since on one machine the
  * client, the service and the S3 server share the same cores. For the tus rows: the S3 calls the
  * service made per upload (counted by middleware on its S3 client), its peak RSS above idle and its
@@ -213,16 +214,32 @@ export async function s3UploadBench(): Promise<void> {
       return { ...measured, patches, memory, tempPeak, calls: new Map(calls.counts()) };
     };
 
-    // The four uploads take turns, round after round, so a machine that speeds up as its code
-    // warms, or slows down under other work, weighs on each alike; the first round is not counted.
-    const kinds = [
-      { name: '@aws-sdk/client-s3 multipart, one part at a time', run: () => rawUpload(1) },
-      { name: `@aws-sdk/client-s3 multipart, ${CONCURRENCY} parts at once`, run: () => rawUpload(CONCURRENCY) },
-      { name: 'tus, one PATCH', run: () => tusUpload(file, Infinity) },
-      { name: `tus, ${PART / MIB} MiB PATCHes (${MEBIBYTES / (PART / MIB)})`, run: () => tusUpload(file, PART) },
-      { name: 'tus, one PATCH, parts in files (S3_PART_MEMORY_BYTES=0)', run: () => tusUpload(file, Infinity, filed) },
-    ] as const;
-    const runs = kinds.map(() => [] as (Measured & Partial<Awaited<ReturnType<typeof tusUpload>>>)[]);
+    // The uploads take turns, round after round, so a machine that speeds up as its code warms, or
+    // slows down under other work, weighs on each alike; the first round is not counted. A tus row
+    // is held against a raw one: one PATCH against parts at once, 8 MiB PATCHes against one at a time.
+    type Run = Measured & Partial<Awaited<ReturnType<typeof tusUpload>>>;
+    interface Kind {
+      name: string;
+      run: () => Promise<Run>;
+      /** A raw upload: how the ratio names it. */
+      short?: string;
+      /** A tus upload: the raw one it is held against. */
+      against?: Kind;
+    }
+    const oneAtATime: Kind = { name: '@aws-sdk/client-s3 multipart, one part at a time', run: () => rawUpload(1), short: 'one at a time' };
+    const atOnce: Kind = {
+      name: `@aws-sdk/client-s3 multipart, ${CONCURRENCY} parts at once`,
+      run: () => rawUpload(CONCURRENCY),
+      short: `${CONCURRENCY} at once`,
+    };
+    const kinds: Kind[] = [
+      oneAtATime,
+      atOnce,
+      { name: 'tus, one PATCH', run: () => tusUpload(file, Infinity), against: atOnce },
+      { name: `tus, ${PART / MIB} MiB PATCHes (${MEBIBYTES / (PART / MIB)})`, run: () => tusUpload(file, PART), against: oneAtATime },
+      { name: 'tus, one PATCH, parts in files (S3_PART_MEMORY_BYTES=0)', run: () => tusUpload(file, Infinity, filed), against: atOnce },
+    ];
+    const runs = kinds.map(() => [] as Run[]);
     for (let round = 0; round <= REPEATS; round++)
       for (const [index, kind] of kinds.entries()) {
         const measured = await kind.run();
@@ -234,23 +251,20 @@ export async function s3UploadBench(): Promise<void> {
       ownCpu: median(measured.map((run) => run.ownCpu)),
       clientCpu: median(measured.map((run) => run.clientCpu)),
     }));
-    const [sequential, parallel] = figures as [(typeof figures)[0], (typeof figures)[0]];
-    /** The one-PATCH rows are held against the parallel upload, the 8 MiB PATCHes against the sequential one. */
-    const oneRequest = (index: number) => index !== 3;
-    const against = (index: number) => (oneRequest(index) ? parallel : sequential);
     const rows = kinds.map((kind, index) => {
       const figure = figures[index]!;
       const measured = runs[index]!;
-      const tus = index >= 2;
+      const baseline = kind.against && figures[kinds.indexOf(kind.against)]!;
+      const tus = baseline !== undefined;
       return [
         kind.name,
         fixed(figure.mibps, 0),
-        tus ? `${fixed(figure.mibps / against(index).mibps, 2)} of ${oneRequest(index) ? `${CONCURRENCY} at once` : 'one at a time'}` : '',
+        tus ? `${fixed(figure.mibps / baseline.mibps, 2)} of ${kind.against!.short}` : '',
         fixed(figure.machineCpu, 2),
         fixed(figure.ownCpu, 2),
         tus ? fixed(figure.clientCpu, 2) : '',
         fixed(figure.machineCpu - figure.ownCpu - figure.clientCpu, 2),
-        tus ? fixed(against(index).machineCpu / figure.machineCpu, 2) : '',
+        tus ? fixed(baseline.machineCpu / figure.machineCpu, 2) : '',
         tus ? callsText(measured[0]!.calls!) : '',
         tus ? fixed(Math.max(...measured.map((run) => run.memory!.peakGrowth)), 0) : '',
         tus ? fixed(Math.max(...measured.map((run) => run.tempPeak!)) / MIB, 0) : '',

@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 
 /** Linux's USER_HZ: `/proc` counts CPU time in these ticks. */
-export const CLOCK_TICKS = 100;
+const CLOCK_TICKS = 100;
 
 /**
- * CPU-seconds a process has used (user and system, not its children's), from `/proc/<pid>/stat`;
- * `self` for this one.
+ * CPU-seconds a process has used (user and system), from `/proc/<pid>/stat`; `self` for this one.
+ * With `children`, also those of the children it has waited for (ffmpeg under the service).
  */
-export function processCpuSeconds(pid: number | 'self'): number {
+export function processCpuSeconds(pid: number | 'self', { children = false } = {}): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // After "pid (comm) ", state is field 3, so utime and stime (fields 14 and 15) are at 11 and 12.
+  // After "pid (comm) ", state is field 3, so utime, stime, cutime and cstime (fields 14 to 17) are at 11 to 14.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  return (children ? [11, 12, 13, 14] : [11, 12]).reduce((sum, index) => sum + Number(fields[index]), 0) / CLOCK_TICKS;
 }
 
 /** CPU-seconds every core of the machine has spent busy since boot (`/proc/stat`: all but idle and iowait). */

@@ -34,13 +34,14 @@ export interface ObjectInfo {
   lastModified: Date;
 }
 
+/** The 503 (115) a client may retry: `unavailable` and `unavailableNow` answer with it. */
+const storageUnavailable = () => new ApiError('STORAGE_UNAVAILABLE', 'the S3 bucket cannot be reached now; try again later');
+
 /**
  * The service's reads and writes of the S3 bucket (outside the tus store). Every call that fails
  * because the bucket cannot be reached throws ApiError STORAGE_UNAVAILABLE (503, the client may
  * retry); every write is whole or absent, as S3 makes an object visible only once complete.
  */
-const storageUnavailable = () => new ApiError('STORAGE_UNAVAILABLE', 'the S3 bucket cannot be reached now; try again later');
-
 export class Bucket {
   readonly client: S3Client;
 

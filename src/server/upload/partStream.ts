@@ -90,15 +90,15 @@ abstract class ChunkBytes {
   /** Kept past its send: the stream was cut while it was written, and what arrived is sent again as a short chunk. */
   keep = false;
 
+  /** Its bytes are gone (`discard`): it can be neither read nor kept. */
+  discarded = false;
+
   constructor(
     /** Its length when known before it is written (it is then sent while written). */
     readonly expected: number | undefined,
     /** The bytes of the stream before it. */
     readonly start: number,
   ) {}
-
-  /** Its bytes are gone (`discard`): it can be neither read nor kept. */
-  discarded = false;
 
   protected abstract store(bytes: Uint8Array): Promise<void>;
   protected abstract reading(): Promise<ChunkReading>;
