@@ -4,6 +4,27 @@ import { TIMEOUT_MS, until, type Engine } from './engine';
 /** Debian's Firefox ESR; override with FIREFOX_PATH. */
 const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
+/**
+ * The oldest Firefox whose WebDriver BiDi has what puppeteer-core uses here: an iframe's
+ * element by its browsing context, and scripts that a page's CSP does not block. Debian's
+ * release build of ESR 140 has neither; its security update has both. `.ci/run` reads this
+ * number to upgrade an older `firefox-esr`.
+ */
+const FIREFOX_MIN_MAJOR = 153;
+
+/** Fails at once, naming the fix, instead of five tests failing on protocol errors. */
+async function assertRecentEnough(browser: Browser): Promise<void> {
+  const version = await browser.version();
+  const major = Number(/(\d+)\./.exec(version)?.[1]);
+  if (!(major >= FIREFOX_MIN_MAJOR)) {
+    await browser.close();
+    throw new Error(
+      `${FIREFOX_PATH} is ${version}; the engines tier needs Firefox ESR ${FIREFOX_MIN_MAJOR} or newer ` +
+        '(apt-get update && apt-get install --only-upgrade firefox-esr)',
+    );
+  }
+}
+
 const query = (selector: string) => (selector.startsWith('//') ? `::-p-xpath(${selector})` : selector);
 
 /** Firefox ESR over WebDriver BiDi, through puppeteer-core (it never downloads a browser). */
@@ -14,6 +35,7 @@ export async function launchFirefox(): Promise<Engine> {
     headless: true,
     protocol: 'webDriverBiDi',
   });
+  await assertRecentEnough(browser);
   let host: Page | undefined;
   let current: Page | Frame | undefined;
   const here = () =>
