@@ -214,6 +214,9 @@ describe('verifyCallback', () => {
   });
 
   it('requires its own arguments', () => {
-    expect(() => verifyCallback(real.body, { appId: APP.appId, appSecret: '' })).toThrow(TypeError);
+    expect(refusal(() => verifyCallback(real.body, { appId: APP.appId, appSecret: '' }))).toMatchObject({
+      code: 'invalid-input',
+      field: 'appSecret',
+    });
   });
 });

@@ -26,7 +26,10 @@ export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError || (value instanceof Error && value.name === 'ApiError' && typeof (value as ApiError).code === 'string');
 }
 
-/** Why `verifyCallback` refused a request; each is a reason to answer it with 401. */
+/**
+ * Why `verifyCallback` refused a request; each is a reason to answer it with 401, except
+ * `invalid-input`, which is the caller's own mistake (a `null` for `headers`, no `appSecret`).
+ */
 export type CallbackRefusal =
   | 'missing-field'
   | 'duplicate-field'
@@ -36,13 +39,15 @@ export type CallbackRefusal =
   | 'stale-timestamp'
   | 'bad-signature'
   /** No `headers` were passed and `allowUnsigned` was not set: the callback cannot be checked. */
-  | 'signature-required';
+  | 'signature-required'
+  /** An argument of the wrong shape; `field` names it (`body`, `options`, `appId`, `appSecret`, `headers`, `allowUnsigned`). */
+  | 'invalid-input';
 
 /** A status callback that did not prove it came from the service. Its message never holds the secret. */
 export class CallbackError extends Error {
   override readonly name = 'CallbackError';
   readonly code: CallbackRefusal;
-  /** The form field or header at fault, e.g. `'Timestamp'` or `'X-Signature'`. */
+  /** The form field or header at fault, e.g. `'Timestamp'` or `'X-Signature'`; for `invalid-input` the argument. */
   readonly field: string;
 
   constructor(code: CallbackRefusal, field: string, message: string) {

@@ -37,23 +37,53 @@ const WINDOW_SECONDS = 600;
 const FIELDS = ['VideoId', 'VideoStatus', 'AppId', 'Timestamp', 'Token'] as const;
 /** The spec's video states, 0 to 8. */
 
+const badInput = (field: string, message: string) => new CallbackError('invalid-input', field, `verifyCallback: ${message}`);
+
+const isFieldValue = (value: unknown) =>
+  value === undefined || typeof value === 'string' || (Array.isArray(value) && value.every((one) => typeof one === 'string'));
+
 function formOf(body: CallbackBody): URLSearchParams {
   if (typeof body === 'string' || body instanceof URLSearchParams) return new URLSearchParams(body);
   if (body instanceof Uint8Array) return new URLSearchParams(new TextDecoder().decode(body));
-  if (typeof body !== 'object' || body === null)
-    throw new TypeError('verifyCallback: the body must be the raw form string, URLSearchParams or an object of fields');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badInput('body', 'the body must be the raw form string or bytes, URLSearchParams or an object of fields');
   const form = new URLSearchParams();
   for (const [name, value] of Object.entries(body)) {
+    // A number or an object would be posted as "[object Object]" and checked as that.
+    if (!isFieldValue(value)) throw badInput('body', 'each field of a parsed body must be a string or an array of strings');
     for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) form.append(name, one);
   }
   return form;
 }
 
 function signatureHeader(headers: CallbackHeaders): string | string[] | undefined {
-  if (typeof headers.get === 'function') return (headers as { get(name: string): string | null }).get('x-signature') ?? undefined;
-  const record = headers as Record<string, string | string[] | undefined>;
+  if (typeof headers.get === 'function') {
+    const value: unknown = (headers as { get(name: string): unknown }).get('x-signature');
+    if (value !== null && value !== undefined && typeof value !== 'string')
+      throw badInput('headers', '`headers.get` must return a string or null');
+    return value ?? undefined;
+  }
+  const record = headers as Record<string, unknown>;
   const name = Object.keys(record).find((key) => key.toLowerCase() === 'x-signature');
-  return name === undefined ? undefined : record[name];
+  const value = name === undefined ? undefined : record[name];
+  if (!isFieldValue(value)) throw badInput('headers', 'a header must be a string or an array of strings');
+  return value as string | string[] | undefined;
+}
+
+/**
+ * The options' shapes, checked before anything else: a wrong one (a `null` for `headers`, say)
+ * is the caller's mistake, told as such rather than as a TypeError from deep inside.
+ */
+function checkOptions(options: VerifyCallbackOptions): void {
+  if (typeof options !== 'object' || options === null)
+    throw badInput('options', 'the options must be an object { appId, appSecret, headers }');
+  if (typeof options.appSecret !== 'string' || options.appSecret === '') throw badInput('appSecret', '`appSecret` is required');
+  if (typeof options.appId !== 'string' || options.appId === '') throw badInput('appId', '`appId` is required');
+  const { headers, allowUnsigned } = options;
+  if (headers !== undefined && (typeof headers !== 'object' || headers === null || Array.isArray(headers)))
+    throw badInput('headers', "`headers` must be the request's headers (an object or a fetch Headers), or left out");
+  if (allowUnsigned !== undefined && typeof allowUnsigned !== 'boolean')
+    throw badInput('allowUnsigned', '`allowUnsigned` must be true or false');
 }
 
 /**
@@ -63,11 +93,10 @@ function signatureHeader(headers: CallbackHeaders): string | string[] | undefine
  * {@link CallbackError} naming the first failure; answer such a request with 401 (the service
  * retries a genuine one). Without `headers` and without `allowUnsigned` it throws the
  * `signature-required` CallbackError for every callback: the Token alone proves nothing, since
- * browsers see it.
+ * browsers see it. Arguments of the wrong shape throw the `invalid-input` CallbackError.
  */
 export function verifyCallback(body: CallbackBody, options: VerifyCallbackOptions): VerifiedCallback {
-  if (typeof options?.appSecret !== 'string' || options.appSecret === '') throw new TypeError('verifyCallback: `appSecret` is required');
-  if (typeof options.appId !== 'string' || options.appId === '') throw new TypeError('verifyCallback: `appId` is required');
+  checkOptions(options);
   if (options.headers === undefined && options.allowUnsigned !== true) {
     throw new CallbackError(
       'signature-required',

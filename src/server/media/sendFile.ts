@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../errors';
-import { ifNoneMatchHits } from '../http/conditional';
+import { ifNoneMatchHits, preconditionFails } from '../http/conditional';
 import { parseRange } from './range';
 
 /** Renditions and pictures keep their names when a video is processed again; the ETag tells a cache. */
@@ -56,7 +56,7 @@ export interface StoredFile {
 
 /**
  * Answers GET or HEAD with one stored file, streamed (never read whole), with validators,
- * conditional replies (304) and a single byte range (206, or 416 when it starts past the end),
+ * conditional replies (412, then 304, in RFC 9110's order) and a single byte range (206, or 416 when it starts past the end),
  * so a `<video>` element can seek.
  */
 export async function sendStored(req: IncomingMessage, res: ServerResponse, file: StoredFile, contentType: string): Promise<void> {
@@ -72,6 +72,10 @@ export async function sendStored(req: IncomingMessage, res: ServerResponse, file
       'Cache-Control': CACHE_CONTROL,
       'X-Content-Type-Options': 'nosniff',
     };
+    if (preconditionFails(req.headers, etag, file.lastModified.getTime())) {
+      res.writeHead(412, { ...headers, 'Content-Length': 0 }).end();
+      return;
+    }
     if (notModified(req, etag, file.lastModified.getTime())) {
       res.writeHead(304, headers).end();
       return;
