@@ -151,6 +151,19 @@ describe('decodeForm', () => {
     expect(failure(text)).toBe(expected);
   });
 
+  it.each([
+    ['VideoTitle=a%00b', 'INVALID_PARAMETER: VideoTitle holds the control character U+0000'],
+    ['Tags=%08', 'INVALID_PARAMETER: Tags holds the control character U+0008'],
+    ['a=%1B%5B2J', 'INVALID_PARAMETER: a holds the control character U+001B'],
+    ['x%0B=1', 'INVALID_PARAMETER: a parameter name holds the control character U+000B'],
+  ])('refuses %j: a control character no database or SOAP client keeps alike', (text, expected) => {
+    expect(failure(text)).toBe(expected);
+  });
+
+  it('keeps tab, line feed, carriage return and DEL', () => {
+    expect(form('a=1%092%0A3%0D4%7F').get('a')).toBe('1\t2\n3\r4\x7f');
+  });
+
   it('refuses raw bytes that are not UTF-8, naming the parameter', () => {
     expect(() => decodeForm(Buffer.from([0x41, 0x3d, 0x31, 0x26, 0x42, 0x3d, 0xe8, 0xa7]))).toThrow('B is not valid UTF-8');
   });

@@ -87,6 +87,22 @@ function hexValue(byte: number | undefined): number {
   return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
 }
 
+/**
+ * Characters no text the service takes may hold: the C0 controls but tab, line feed and carriage
+ * return. That is what XML 1.0 cannot carry, so SOAP clients cannot send them either and every
+ * channel keeps the same rule; and PostgreSQL's text cannot hold U+0000 at all, where SQLite
+ * would store it.
+ */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+
+/** Why `text` cannot be taken as sent (`name` holds a control character, naming it), or undefined when it can. */
+export function controlCharacterProblem(name: string, text: string): string | undefined {
+  const found = CONTROL.exec(text)?.[0];
+  return found === undefined
+    ? undefined
+    : `${name} holds the control character U+${found.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 /** One name or value: `+` is a space, `%XX` a byte (a `%` not followed by two hex digits stays as it is), then strict UTF-8. */
 function decodeComponent(bytes: Uint8Array): string | undefined {
   const out = new Uint8Array(bytes.length);
@@ -113,7 +129,8 @@ function decodeComponent(bytes: Uint8Array): string | undefined {
  * Parses `application/x-www-form-urlencoded` bytes (a form body, or a query string) as
  * URLSearchParams does, except that a name or value whose bytes, percent-decoded, are not UTF-8
  * is refused with 106 naming it: URLSearchParams would store U+FFFD in place of the bytes, and
- * the caller would never learn that its text was lost. The bytes are split at `&` and `=` before
+ * the caller would never learn that its text was lost. A name or value holding a control
+ * character ({@link controlCharacterProblem}) is refused with 106 too. The bytes are split at `&` and `=` before
  * decoding, which is safe as no byte of a multi-byte UTF-8 sequence is ASCII.
  */
 export function decodeForm(bytes: Uint8Array): URLSearchParams {
@@ -130,6 +147,8 @@ export function decodeForm(bytes: Uint8Array): URLSearchParams {
     if (name === undefined) throw new ApiError('INVALID_PARAMETER', 'a parameter name is not valid UTF-8');
     const value = decodeComponent(equals < 0 ? new Uint8Array() : pair.subarray(equals + 1));
     if (value === undefined) throw new ApiError('INVALID_PARAMETER', `${name} is not valid UTF-8`);
+    const problem = controlCharacterProblem('a parameter name', name) ?? controlCharacterProblem(name, value);
+    if (problem !== undefined) throw new ApiError('INVALID_PARAMETER', problem);
     form.append(name, value);
   }
   return form;
