@@ -27,6 +27,10 @@ describe('partFailureOf', () => {
     ['a bug', new TypeError('x is undefined')],
     ['a constraint', errno('SQLITE_CONSTRAINT_TRIGGER', 'disk full')],
     ['a refusal of the request', new ApiError('BAD_TOKEN')],
+    [
+      "an app's storageBytes quota (113 too, but no disk is full)",
+      new ApiError('NO_SPACE', "the app's storageBytes quota (1000) is used up"),
+    ],
   ])('leaves %s alone', (_what, error) => {
     expect(partFailureOf(error)).toBeUndefined();
   });

@@ -47,9 +47,13 @@ export function noSpaceReason(error: unknown): string | undefined {
   return `no space left in DATA_DIR (${text})`;
 }
 
-/** The reply a part's failure gets (114, 115 or 113), or undefined when `error` is no part's failure. */
+/**
+ * The reply a part's failure gets (114, 115 or 113), or undefined when `error` is no part's failure.
+ * An ApiError of 113 is an app's `storageBytes` quota refusing (quota/quotas.ts), not a full disk,
+ * which only the file system's own error tells: an operator would be alerted to an outage there is not.
+ */
 export function partFailureOf(error: unknown): ApiError | undefined {
-  if (isApiError(error)) return isOutageKind(error.kind) ? error : undefined;
+  if (isApiError(error)) return isOutageKind(error.kind) && error.kind !== 'NO_SPACE' ? error : undefined;
   // The bucket first: a bare ECONNREFUSED is an S3 call's, the database's come as DatabaseConnectError.
   if (isBucketUnavailable(error)) return new ApiError('STORAGE_UNAVAILABLE');
   if (isDatabaseUnavailable(error)) return new ApiError('DATABASE_UNAVAILABLE');
