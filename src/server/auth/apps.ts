@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isHttpUrl, isOrigin } from '../net/urls';
@@ -171,39 +172,58 @@ export function createAppRegistry(apps: readonly AppRecord[]): ReplaceableAppReg
 
 /**
  * Parses the text of an `APPS_FILE`. Every refusal is one line, `APPS_FILE <file>:<line>:<column>:
- * <what is wrong>`, and quotes nothing of the text (V8's JSON.parse messages would).
+ * <what is wrong>`, and quotes nothing of the text (V8's JSON.parse messages would). The scanner
+ * goes first: it also refuses what JSON.parse takes but nothing here should (nesting 200,000 deep).
  */
 export function parseAppsText(text: string, file: string): AppRecord[] {
   const where = (offset: number) => {
     const { line, column } = lineAndColumn(text, offset);
     return `APPS_FILE ${file}:${line}:${column}`;
   };
+  const scan = scanJson(text);
+  if (!scan.ok) throw new AppsFileError(`${where(scan.offset)}: not valid JSON (${scan.reason})`);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    const scan = scanJson(text);
     // JSON.parse and the scanner follow one grammar; should they ever differ, the start is named.
-    throw new AppsFileError(`${where(scan.ok ? 0 : scan.offset)}: not valid JSON (${scan.ok ? 'refused by the parser' : scan.reason})`);
+    throw new AppsFileError(`${where(0)}: not valid JSON (refused by the parser)`);
   }
   try {
     return parseApps(json);
   } catch (error) {
     if (!(error instanceof AppsFileError)) throw error;
-    const scan = scanJson(text);
-    throw new AppsFileError(`${where(scan.ok ? scan.positionOf(error.path) : 0)}: ${error.message}`, error.path);
+    throw new AppsFileError(`${where(scan.positionOf(error.path))}: ${error.message}`, error.path);
   }
 }
 
+/**
+ * The file's bytes as text, refused unless they are UTF-8 throughout: a stray byte decoded as
+ * U+FFFD inside a secret would make a secret nobody holds. The refusal names the line and column
+ * of the first such byte.
+ */
+function decodeAppsFile(bytes: Buffer, file: string): string {
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  // The valid start re-encodes to the same bytes; the first difference is at the bad sequence,
+  // or inside it, so step back to the byte that began it.
+  const again = Buffer.from(bytes.toString('utf8'), 'utf8');
+  let bad = 0;
+  while (bad < bytes.length && bytes[bad] === again[bad]) bad++;
+  while (bad > 0 && (bytes[bad]! & 0xc0) === 0x80) bad--;
+  const before = bytes.subarray(0, bad).toString('utf8');
+  const { line, column } = lineAndColumn(before, before.length);
+  throw new AppsFileError(`APPS_FILE ${file}:${line}:${column}: not UTF-8 text (save the file as UTF-8)`);
+}
+
 export function loadAppsFile(path: string): AppRecord[] {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     // The code alone (ENOENT, EACCES): the message adds nothing but the path, named already.
     throw new AppsFileError(`APPS_FILE ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'EIO'})`);
   }
-  return parseAppsText(text, path);
+  return parseAppsText(decodeAppsFile(bytes, path), path);
 }
 
 /** The demo app made when no `APPS_FILE` is given: its secret is random per data directory. */

@@ -63,4 +63,23 @@ describe('reloadAppsFile', () => {
       reload.close();
     }
   });
+  it('refuses a file nested 200,000 deep, or not UTF-8, on SIGHUP with file:line:column, keeping the last good set', () => {
+    const { file, lines, served, reload } = setUp('hostile.json');
+    try {
+      writeFileSync(file, `[${'['.repeat(200_000)}${']'.repeat(200_000)}]`);
+      reload.reload();
+      writeFileSync(
+        file,
+        Buffer.concat([Buffer.from('[{"appId": "one",\n  "appSecret": "abc'), Buffer.from([0xff]), Buffer.from('def"}]')]),
+      );
+      reload.reload();
+      expect(served).toEqual([]);
+      expect(lines.map((line) => line.message)).toEqual([
+        `APPS_FILE ${file}:1:33: not valid JSON (nested deeper than 32 levels); still serving the last good set`,
+        `APPS_FILE ${file}:2:20: not UTF-8 text (save the file as UTF-8); still serving the last good set`,
+      ]);
+    } finally {
+      reload.close();
+    }
+  });
 });

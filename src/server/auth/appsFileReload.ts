@@ -1,7 +1,7 @@
-import { watch, readFileSync, type FSWatcher } from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../log';
-import { AppsFileError, parseAppsText, SHORT_SECRET_LENGTH, type AppRecord } from './apps';
+import { AppsFileError, loadAppsFile, SHORT_SECRET_LENGTH, type AppRecord } from './apps';
 
 /** Editors write a file in steps (truncate, write, rename); one read after the burst of events. */
 const SETTLE_MS = 200;
@@ -29,14 +29,6 @@ export interface AppsFileReload {
   close(): void;
 }
 
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new AppsFileError(`APPS_FILE ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'EIO'})`);
-  }
-}
-
 /**
  * Re-reads `APPS_FILE` on SIGHUP and when it changes, so removing an app or changing its secret
  * takes effect without a restart (tickets are bound to the secret, so they go with it). The
@@ -52,11 +44,9 @@ export function reloadAppsFile(options: AppsFileReloadOptions): AppsFileReload {
   let timer: NodeJS.Timeout | undefined;
 
   const load = (asked: boolean) => {
-    let text: string;
     let apps: AppRecord[];
     try {
-      text = readText(file);
-      apps = parseAppsText(text, file);
+      apps = loadAppsFile(file);
     } catch (error) {
       // Runs from a timer or a signal: nothing may escape, and nothing of the file may be logged
       // (an unexpected error's message could quote it), so such an error is named by its type.

@@ -23,10 +23,16 @@ const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
 const ESCAPES = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
 const NUMBER = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 const HEX4 = /[0-9a-fA-F]{4}/y;
+/**
+ * Arrays and objects inside one another, at most. An apps file needs four; the scanner recurses
+ * once per level, so a file nested 200,000 deep would end it with a RangeError and no position.
+ */
+export const MAX_JSON_DEPTH = 32;
 
 /**
- * Checks `text` as JSON.parse does (ECMA-404: no comments, no trailing commas, no BOM) and records
- * the offset of each member's key and each array element under its path.
+ * Checks `text` as JSON.parse does (ECMA-404: no comments, no trailing commas, no BOM), and
+ * refuses nesting deeper than {@link MAX_JSON_DEPTH}; records the offset of each member's key and
+ * each array element under its path.
  */
 export function scanJson(text: string): JsonScan {
   const positions = new Map<string, number>();
@@ -74,6 +80,7 @@ export function scanJson(text: string): JsonScan {
   function value(path: (string | number)[]): void {
     skipSpace();
     const char = text[at];
+    if ((char === '{' || char === '[') && path.length >= MAX_JSON_DEPTH) fail(`nested deeper than ${MAX_JSON_DEPTH} levels`);
     if (char === '{') {
       at++;
       skipSpace();

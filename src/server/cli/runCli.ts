@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { AppsFileError } from '../auth/apps';
 import { ConfigError } from '../config';
-import { DatabaseUnavailableError, SchemaVersionError } from '../storage/db';
+import { DatabaseFileError, DatabaseUnavailableError, SchemaVersionError } from '../storage/db';
 import { appsCommands } from './appsCommands';
 import { CliError } from './cliError';
 import type { Command } from './command';
@@ -83,6 +83,7 @@ export async function runCli(args: readonly string[], { env, out, err }: CliIo):
       error instanceof ConfigError ||
       error instanceof AppsFileError ||
       error instanceof DatabaseUnavailableError ||
+      error instanceof DatabaseFileError ||
       error instanceof SchemaVersionError
     ) {
       err(`${PROGRAM}: ${error.message}`);

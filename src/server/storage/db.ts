@@ -123,19 +123,48 @@ function isFileProblem(error: unknown): error is Error & { code: string } {
 function fileError(file: string, error: Error & { code: string }): DatabaseFileError {
   const reason = error.message.replace(/^[A-Z]+: /, '').split('\n')[0];
   return new DatabaseFileError(
-    `the database file ${file} cannot be used: ${reason} (${error.code}); restore it from a backup, or move it away to start empty`,
+    `the database file ${file} cannot be used: ${reason} (${error.code}); restore it from a backup (docs/operations.md), or move it away to start empty`,
   );
+}
+
+/**
+ * SQLite's first finding of `PRAGMA quick_check` with the table it is in (page numbers and
+ * names, no row's content), or undefined when the file is whole. SQLite may end the check with
+ * SQLITE_CORRUPT after its first finding; that finding is the one told.
+ */
+function quickCheck(raw: Db): string | undefined {
+  const findings: string[] = [];
+  try {
+    for (const row of raw.prepare('PRAGMA quick_check(1)').pluck().iterate()) findings.push(String(row));
+  } catch (error) {
+    if (findings.length === 0) throw error;
+  }
+  if (findings[0] === 'ok') return undefined;
+  const finding = findings[0]!.replace(/^\*\*\* in database \w+ \*\*\*\n/, '').split('\n')[0]!;
+  const tree = /^Tree (\d+) /.exec(finding)?.[1];
+  const table = tree && (raw.prepare('SELECT name FROM sqlite_master WHERE rootpage = ?').pluck().get(Number(tree)) as string | undefined);
+  return table ? `${finding}, table ${table}` : finding;
 }
 
 function connectSqlite(dataDir: string): SqliteConnection {
   const file = join(dataDir, DATABASE_FILE);
   let raw: Db;
+  let damage: string | undefined;
   try {
     raw = openDatabase(dataDir);
     // A file of garbage opens; the first read of its header is what fails.
     raw.prepare('SELECT count(*) FROM sqlite_master').get();
+    // One damaged page of one table fails only when that table is read, maybe long after the
+    // start (a job claimed, a video listed): the whole file is checked now instead.
+    damage = quickCheck(raw);
   } catch (error) {
     throw isFileProblem(error) ? fileError(file, error) : error;
+  }
+  if (damage !== undefined) {
+    raw.close();
+    throw new DatabaseFileError(
+      `the database file ${file} is damaged (PRAGMA quick_check: ${damage}); stop every instance, restore it from a backup (docs/operations.md), or move it away to start empty`,
+    );
   }
   const db = new Kysely<Schema>({ dialect: new SqliteDialectKeepingCause(raw) });
   return {
