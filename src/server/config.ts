@@ -59,6 +59,8 @@ export interface ServiceConfig {
   x264Preset: X264Preset;
   /** `TRANSCODE_TIMEOUT_MS` */
   transcodeTimeoutMs: number;
+  /** `REMUX_GRACE_S`: how long a remux the rungs replaced is still served. */
+  remuxGraceS: number;
   /** `DIST_DIR`, absolute: the widget's build output, served under /Scripts/UploadWidget and /UploadWidget/assets. */
   distDir: string;
   /** `DOWNLOAD_MAX_BYTES`, else {@link maxUploadBytesSilverlight}. */
@@ -230,6 +232,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     maxSourcePixels: setting(env, 'MAX_SOURCE_PIXELS'),
     x264Preset: setting(env, 'X264_PRESET'),
     transcodeTimeoutMs: setting(env, 'TRANSCODE_TIMEOUT_MS'),
+    remuxGraceS: setting(env, 'REMUX_GRACE_S'),
     distDir: setting(env, 'DIST_DIR'),
     downloadMaxBytes: setting(env, 'DOWNLOAD_MAX_BYTES') ?? setting(env, 'MAX_UPLOAD_BYTES_SILVERLIGHT'),
     downloadTimeoutMs: setting(env, 'DOWNLOAD_TIMEOUT_MS'),

@@ -420,6 +420,14 @@ export const SETTINGS = {
     max: 7 * 86_400_000,
     doc: 'One transcode (probe, renditions, pictures); past it ffmpeg is killed and the video ends in status 7.',
   }),
+  REMUX_GRACE_S: integer({
+    default: 3600,
+    shown: '1 h',
+    unit: 's',
+    min: 0,
+    max: 7 * 86_400,
+    doc: 'How long the remux (`original.mp4`) stays served after the rungs replace it, so a player that started on it plays to its end; after it the URL redirects (307) to the best rung ([processing.md](processing.md#playable-first-complete-later)).',
+  }),
   HTTP_IDLE_TIMEOUT_MS: integer({
     default: 120_000,
     unit: 'ms',

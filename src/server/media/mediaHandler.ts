@@ -4,6 +4,7 @@ import type { RequestContext } from '../http/router';
 import { isPictureSize, sizedPictureFile, type PictureSize } from '../processing/pictures';
 import { type Video } from '../storage/videos';
 import { VideoStatus } from '../../shared/videoStatus';
+import { formerFile, type FormerFile } from './formerFiles';
 import {
   fragmentIndexOf,
   MASTER_PLAYLIST,
@@ -44,19 +45,21 @@ function pictureSize(url: URL): PictureSize | undefined {
 /**
  * Which stored file a request may have. The picture is served as soon as it is recorded (it is
  * recorded together with status 1 and stays published in PicSavePath); play files and the
- * original only while the video is in status 1, the only state in which their URLs are published.
- * Any other name, even of a file that exists in the folder, is unknown.
+ * original only while the video is in status 1, the only state in which their URLs are published,
+ * and a play file the rungs replaced as formerFile says. Any other name, even of a file that
+ * exists in the folder, is unknown.
  */
-async function servedFile(service: ServiceContext, video: Video, file: string, size: PictureSize | undefined): Promise<string> {
+async function servedFile(service: ServiceContext, video: Video, file: string, size: PictureSize | undefined): Promise<FormerFile> {
   if (video.posterFile !== '' && file === video.posterFile) {
-    return size === undefined ? file : sizedPictureFile(size);
+    return { file: size === undefined ? file : sizedPictureFile(size) };
   }
-  const published =
-    video.status === VideoStatus.Normal &&
-    (file === video.sourceFile || (await service.stores.playFiles.forVideo(video.id)).some((play) => play.file === file));
-  if (!published) throw notFound();
+  if (video.status !== VideoStatus.Normal) throw notFound();
+  const listed = await service.stores.playFiles.forVideo(video.id);
+  const published = file === video.sourceFile || listed.some((play) => play.file === file);
+  const served = published ? { file } : await formerFile(service, video, file, listed);
+  if (!served) throw notFound();
   if (size !== undefined) throw new ApiError('INVALID_PARAMETER', 't applies only to the picture (PicSavePath)');
-  return file;
+  return served;
 }
 
 /**
@@ -115,6 +118,13 @@ export function mediaHandler(service: ServiceContext) {
       return;
     }
     for (const [name, value] of Object.entries(ANY_ORIGIN)) res.setHeader(name, value);
-    await service.files.send(req, res, video.id, await servedFile(service, video, file, size));
+    const served = await servedFile(service, video, file, size);
+    if ('movedTo' in served) {
+      // Relative, so it stays on whatever address the request came by; asked again each time.
+      res.writeHead(307, { Location: encodeURIComponent(served.movedTo), 'Cache-Control': 'no-cache' });
+      res.end();
+      return;
+    }
+    await service.files.send(req, res, video.id, served.file);
   };
 }

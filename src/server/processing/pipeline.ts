@@ -139,9 +139,11 @@ export async function markTranscoded(service: ServiceContext, videoId: string, r
 
 /**
  * The remaining rungs of a video already in status 1: listed together with their bytes, and the
- * files in `replaces` (the remux they outrank) unlisted in the same transaction, so the list only
- * ever names files that exist. Returns false when the video is no longer in status 1 (nothing is
- * written).
+ * file in `replaces` (the remux they outrank) unlisted in the same transaction, so the list only
+ * ever names files that exist. The remux is retired, not removed: a player that started on it
+ * goes on reading it for REMUX_GRACE_S, and the sweep (retiredFiles.ts) removes it after that.
+ * Its bytes leave the app's count now. Returns false when the video is no longer in status 1
+ * (nothing is written).
  */
 export async function markRungsAdded(
   service: ServiceContext,
@@ -152,10 +154,11 @@ export async function markRungsAdded(
   const now = service.now();
   return service.stores.transaction(async (tx) => {
     if ((await tx.videos.get(videoId))?.status !== VideoStatus.Normal) return false;
+    const removeAt = now + service.config.remuxGraceS * 1000;
     await tx.playFiles.add(
       videoId,
       rungs.map((rung) => rung.playFile),
-      replaces ? [replaces.file] : [],
+      replaces && { files: [replaces.file], removeAt },
     );
     const added = rungs.reduce((sum, rung) => sum + rung.bytes, 0);
     await tx.videos.addRenditionBytes(videoId, added - (replaces?.bytes ?? 0), now);

@@ -11,6 +11,7 @@ import { downloadSource } from './download';
 import { enqueueJob, JOB_STEPS, markProcessed, markSourceStored } from './pipeline';
 import { appsAtShare, jobPools, type JobPool } from './pools';
 import { ProcessLedger } from './processLedger';
+import { removeRetiredFiles } from './retiredFiles';
 import { rungsPending } from './rungs';
 import { removeWorkFolders, transcodeVideo } from './transcode';
 
@@ -139,7 +140,8 @@ class LeaseLostError extends Error {
  * Runs queued jobs from the database: each kind in its own pool of slots, of which one app may
  * hold its share (`pools`), the apps taking turns for the free ones (JobStore.claim). A
  * 'jobQueued' signal wakes it at once; a slow poll covers everything else, and also puts back
- * jobs whose lease ran out (another instance died holding them). Each running job's lease is
+ * jobs whose lease ran out (another instance died holding them) and removes replaced play files
+ * whose grace is over (retiredFiles.ts). Each running job's lease is
  * renewed every third of JOB_LEASE_MS; a job whose lease was taken back meanwhile is aborted and
  * left to its new holder. `stop()` aborts running jobs (their ffmpeg or download is killed) and
  * puts them back in the queue, so the next start, or another instance, resumes them.
@@ -251,6 +253,7 @@ export class ProcessingWorker {
     if (service.now() - this.lastSweep >= this.renewEveryMs()) {
       this.lastSweep = service.now();
       await resumeCutOffJobs(service, this.lastSweep);
+      await removeRetiredFiles(service);
     }
     for (const kind of JOB_KINDS) await this.fillPool(kind);
   }

@@ -79,15 +79,15 @@ export function rungsPending(needHandleSpecial: boolean, listed: readonly PlayFi
  * more CPU over the ladder in the bench). All outputs end with the source, so they are published and listed
  * together, in one transaction, best first as always (PlayURL is the best listed file, so it moves
  * to the best rung then; the lightest, published first for a source that needed encoding, stays
- * last). That transaction also unlists the remux (`Original`) the rungs replace, and only then is
- * its file removed, so the list never names a file that is gone; a remux whose removal a crash
- * cut off is removed at the next run. A job cut off in the middle runs again from here.
+ * last). That transaction also retires the remux (`Original`) the rungs replace: unlisted, but
+ * still served for REMUX_GRACE_S to a player that started on it, then removed by the sweep
+ * (retiredFiles.ts), so neither the list nor a URL handed out before names a file that is gone.
+ * A job cut off in the middle runs again from here.
  */
 export async function addRemainingRungs(run: TranscodeRun): Promise<void> {
   const { service, video, space, info } = run;
   const listed = new Set((await service.stores.playFiles.forVideo(video.id)).map((play) => play.file));
   const replaces = listed.has(REMUX_FILE) ? { file: REMUX_FILE, bytes: (await service.files.size(video.id, REMUX_FILE)) ?? 0 } : undefined;
-  if (!replaces) await service.files.remove(video.id, [REMUX_FILE]);
   const missing = chooseRenditions(info.displayWidth, info.displayHeight).filter((candidate) => !listed.has(candidate.file));
   if (missing.length === 0) return;
   const outputs = missing.map((rendition) => ({ rendition, path: join(space.work, rendition.file) }));
@@ -100,6 +100,5 @@ export async function addRemainingRungs(run: TranscodeRun): Promise<void> {
   if (!(await markRungsAdded(service, video.id, rungs, replaces))) {
     throw new TranscodeSupersededError(`video ${video.id} left status 1 while its rungs were added`);
   }
-  if (replaces) await service.files.remove(video.id, [replaces.file]);
   service.log.info('rungs added', { videoId: video.id, files: missing.map((rendition) => rendition.file) });
 }

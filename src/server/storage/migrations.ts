@@ -212,5 +212,20 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0009_retired_play_files': {
+      async up(db) {
+        // Play files the list no longer names (a remux its rungs replaced) and when each is
+        // removed: served until then to a player that started on it, removed by any instance's
+        // sweep once due, even after a restart.
+        await db.schema
+          .createTable('retired_play_files')
+          .addColumn('video_id', 'text', (c) => c.notNull().references('videos.id'))
+          .addColumn('file', 'text', (c) => c.notNull())
+          .addColumn('remove_at', big, (c) => c.notNull())
+          .addPrimaryKeyConstraint('retired_play_files_pk', ['video_id', 'file'])
+          .execute();
+        await db.schema.createIndex('retired_play_files_due').on('retired_play_files').column('remove_at').execute();
+      },
+    },
   };
 }

@@ -41,6 +41,8 @@ export interface Schema {
     finished_at: number | null;
   };
   play_files: { video_id: string; file: string; bitrate: number; label: string; height: Generated<number>; segmented: Generated<number> };
+  /** Play files unlisted but still served until `remove_at` (ms since 1970). */
+  retired_play_files: { video_id: string; file: string; remove_at: number };
   jobs: {
     id: Generated<number>;
     video_id: string;
