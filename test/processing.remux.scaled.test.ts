@@ -320,16 +320,21 @@ describe('the remux plays as the source does', { timeout: LADDER_TIMEOUT_MS }, (
     return remux;
   }
 
-  it('an edit list (a cut between key frames) keeps its duration and its first shown frame', async () => {
-    // A cut at 1 s of a clip with one key frame: the copy keeps the frames from 0 and an edit list that skips the first second.
+  it('an edit list that hides the first frames (a cut between key frames) is encoded, to its duration and its first shown frame', async () => {
+    // A cut at 1 s of a clip with one key frame: a copy keeps the frames from 0 and an edit list that skips the first second.
+    // Firefox would show that second (engines/playback.test.ts), so the first play file is the lightest rung instead.
     const whole = await makeClip('whole.mp4', { seconds: 7, gop: 250 });
     const cut = join(work, 'cut.mp4');
     await ffmpeg('-ss', '1', '-i', whole, '-c', 'copy', cut);
     expect(readFileSync(cut).includes('elst')).toBe(true);
-    const remux = await remuxOf(cut);
-    expect(Number((await probeJson(remux)).format.duration)).toBeCloseTo(6, 1);
-    expect(await shownFrames(remux)).toBe(await shownFrames(cut));
-    expect(await shownFrames(remux)).toBe(150);
+    const { first } = await processSource(service, cut, { timeoutMs: LADDER_TIMEOUT_MS });
+    expect(labels(first)).toEqual(['240P']);
+    const rung = join(work, 'rung-of-cut.mp4');
+    writeFileSync(rung, Buffer.from(await (await fetch(first.VideoPlayFile[0]!.VideoURL)).arrayBuffer()));
+    // The rung's sound runs a little past its picture (AAC's priming and padding; a fragmented MP4 has no edit list for them).
+    expect(Math.abs(Number((await probeJson(rung)).format.duration) - 6)).toBeLessThan(0.15);
+    expect(await shownFrames(rung)).toBe(await shownFrames(cut));
+    expect(await shownFrames(rung)).toBe(150);
   });
 
   it('a rotation (display matrix) stays, so a portrait phone video shows upright', async () => {

@@ -3,7 +3,7 @@ import { remuxPlan } from './playability';
 import type { StreamCodecs } from './probe';
 
 const MP4 = 'mov,mp4,m4a,3gp,3g2,mj2';
-const h264 = (profile: string, pixelFormat = 'yuv420p') => ({ index: 0, codec: 'h264', profile, pixelFormat });
+const h264 = (profile: string, pixelFormat = 'yuv420p') => ({ index: 0, codec: 'h264', profile, pixelFormat, firstFrameHidden: false });
 const codecs = (overrides: Partial<StreamCodecs> = {}): StreamCodecs => ({
   container: MP4,
   video: h264('High'),
@@ -29,10 +29,15 @@ describe('remuxPlan', () => {
       codecs({ video: h264('High 10', 'yuv420p10le') }),
       codecs({ video: h264('High 4:4:4 Predictive', 'yuv444p') }),
       codecs({ video: h264('High 4:2:2', 'yuv422p') }),
-      codecs({ video: { index: 0, codec: 'hevc', profile: 'Main', pixelFormat: 'yuv420p' } }),
-      codecs({ container: 'matroska,webm', video: { index: 0, codec: 'vp9', profile: 'Profile 0', pixelFormat: 'yuv420p' } }),
+      codecs({ video: { ...h264('Main'), codec: 'hevc' } }),
+      codecs({ container: 'matroska,webm', video: { ...h264('Profile 0'), codec: 'vp9' } }),
       codecs({ container: 'avi' }),
     ];
     for (const source of refused) expect(remuxPlan(source)).toBeUndefined();
+  });
+
+  it('encodes a cut whose edit list hides its first frames, and remuxes one that only delays them (B-frames)', () => {
+    expect(remuxPlan(codecs({ video: { ...h264('High'), firstFrameHidden: true } }))).toBeUndefined();
+    expect(remuxPlan(codecs({ video: h264('High') }))).toBeDefined();
   });
 });

@@ -1,10 +1,4 @@
-import type { StreamCodecs } from './probe';
-
-/**
- * ffprobe's one demuxer for MP4, MOV, M4V, 3GP: the containers whose H.264/AAC streams copy into
- * an MP4 as they are (the timestamps, edit lists and display matrix keep their meaning).
- */
-const ISO_MEDIA = 'mov,mp4,m4a,3gp,3g2,mj2';
+import { ISO_MEDIA, type StreamCodecs } from './probe';
 
 /**
  * H.264 profiles every browser decodes. High 10, 4:2:2 and 4:4:4 are left out: Chromium and
@@ -29,8 +23,11 @@ export interface RemuxPlan {
 
 /**
  * Whether a browser plays the source's picture as it is, and so a remux (no re-encoding) makes
- * it playable at once; undefined when the picture must be encoded. The file's name is never
- * consulted, only what ffprobe read.
+ * it playable at once; undefined when the picture must be encoded. Only MP4/MOV/M4V/3GP: their
+ * H.264/AAC streams copy into an MP4 as they are (the timestamps, edit list and display matrix
+ * keep their meaning). Not when an edit list hides the first frames (a cut made without
+ * encoding): Firefox shows them, and its duration grows by them as it plays; the encode drops
+ * them. The file's name is never consulted, only what ffprobe read.
  */
 export function remuxPlan(codecs: StreamCodecs): RemuxPlan | undefined {
   const { container, video, audio } = codecs;
@@ -38,7 +35,8 @@ export function remuxPlan(codecs: StreamCodecs): RemuxPlan | undefined {
     container === ISO_MEDIA &&
     video.codec === 'h264' &&
     PLAYABLE_PROFILES.has(video.profile) &&
-    PLAYABLE_PIXEL_FORMATS.has(video.pixelFormat);
+    PLAYABLE_PIXEL_FORMATS.has(video.pixelFormat) &&
+    !video.firstFrameHidden;
   if (!playable) return undefined;
   if (!audio) return { videoStream: video.index, audio: 'none' };
   return { videoStream: video.index, audioStream: audio.index, audio: audio.codec === 'aac' ? 'copy' : 'encode' };

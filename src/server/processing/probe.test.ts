@@ -46,9 +46,15 @@ describe('describeMedia', () => {
     ];
     expect(describeMedia(json({ streams, format: { duration: '1', format_name: 'mov,mp4,m4a,3gp,3g2,mj2' } })).codecs).toEqual({
       container: 'mov,mp4,m4a,3gp,3g2,mj2',
-      video: { index: 1, codec: 'h264', profile: 'High', pixelFormat: 'yuv420p' },
+      video: { index: 1, codec: 'h264', profile: 'High', pixelFormat: 'yuv420p', firstFrameHidden: false },
       audio: { index: 2, codec: 'aac' },
     });
+  });
+
+  it('calls the first frame hidden when its packet is one the edit list discards', () => {
+    const described = json({ streams: [videoStream], format: { duration: '1', format_name: 'mov,mp4,m4a,3gp,3g2,mj2' } });
+    const hidden = (flags: string) => describeMedia(described, undefined, { firstVideoPacketFlags: flags }).codecs.video.firstFrameHidden;
+    expect([hidden('KD'), hidden('_D'), hidden('K_'), hidden('')]).toEqual([true, true, false, false]);
   });
 
   it('works out the bitrate from size and duration when ffprobe gives none', () => {
@@ -93,6 +99,6 @@ describe('endOfPackets', () => {
 
   it('lets a measured duration stand in for the one the header lacks', () => {
     const headerless = JSON.stringify({ streams: [videoStream], format: {} });
-    expect(describeMedia(headerless, undefined, 9.87654).duration).toBe(9.877);
+    expect(describeMedia(headerless, undefined, { duration: 9.87654 }).duration).toBe(9.877);
   });
 });

@@ -45,7 +45,17 @@ export interface MediaInfo {
 export interface StreamCodecs {
   /** ffprobe's demuxer name, e.g. `mov,mp4,m4a,3gp,3g2,mj2` for MP4, MOV and M4V alike. */
   container: string;
-  video: { index: number; codec: string; profile: string; pixelFormat: string };
+  video: {
+    index: number;
+    codec: string;
+    profile: string;
+    pixelFormat: string;
+    /**
+     * The first coded picture is not shown: an edit list starts the picture past it, as a cut made
+     * without encoding leaves (the frames from the key frame before the cut stay in the file).
+     */
+    firstFrameHidden: boolean;
+  };
   /** The first audio stream; absent when there is none. */
   audio?: { index: number; codec: string };
 }
@@ -153,12 +163,20 @@ export function endOfStreams(csv: string, streams: { index?: number; time_base?:
   return end;
 }
 
+/** What {@link probeMedia} reads beyond ffprobe's description of the streams, when it reads it. */
+export interface PacketFacts {
+  /** The length measured from the packets: it counts when the header states none. */
+  duration?: number;
+  /** ffprobe's `flags` of the video's first packet, e.g. `KD` (key frame, discarded). */
+  firstVideoPacketFlags?: string;
+}
+
 /**
  * Reads ffprobe's JSON; throws {@link NotAVideoError} for anything without a moving picture and
- * {@link PictureTooLargeError} for a picture of more than `maxPixels`. `measuredDuration` counts
- * when the header states no length (a recording by MediaRecorder, see {@link probeMedia}).
+ * {@link PictureTooLargeError} for a picture of more than `maxPixels`. `packets`: what
+ * {@link probeMedia} read of the packets (a header-less recording's length, the first picture's flags).
  */
-export function describeMedia(json: string, maxPixels = Number.MAX_SAFE_INTEGER, measuredDuration = 0): MediaInfo {
+export function describeMedia(json: string, maxPixels = Number.MAX_SAFE_INTEGER, packets: PacketFacts = {}): MediaInfo {
   const parsed = parseProbe(json);
   const streams = parsed.streams ?? [];
   const video = videoStreamOf(parsed);
@@ -166,7 +184,7 @@ export function describeMedia(json: string, maxPixels = Number.MAX_SAFE_INTEGER,
     throw new NotAVideoError('the file has no video stream');
   }
   if (video.width! * video.height! > maxPixels) throw new PictureTooLargeError(maxPixels, { width: video.width!, height: video.height! });
-  const duration = statedDuration(parsed, video) || measuredDuration;
+  const duration = statedDuration(parsed, video) || (packets.duration ?? 0);
   if (duration === 0) throw new NotAVideoError('the file has no duration (a still picture?)');
 
   const rotation = rotationOf(video);
@@ -183,7 +201,14 @@ export function describeMedia(json: string, maxPixels = Number.MAX_SAFE_INTEGER,
     bitrateKbps: Math.round((positive(parsed.format?.bit_rate) || (size * 8) / duration) / 1000),
     codecs: {
       container: parsed.format?.format_name ?? '',
-      video: { index: video.index ?? 0, codec: video.codec_name ?? '', profile: video.profile ?? '', pixelFormat: video.pix_fmt ?? '' },
+      video: {
+        index: video.index ?? 0,
+        codec: video.codec_name ?? '',
+        profile: video.profile ?? '',
+        pixelFormat: video.pix_fmt ?? '',
+        // ffmpeg's MP4 demuxer marks the packets an edit list leaves out with D (discard).
+        firstFrameHidden: packets.firstVideoPacketFlags?.includes('D') ?? false,
+      },
       ...(audio ? { audio: { index: audio.index ?? 0, codec: audio.codec_name ?? '' } } : {}),
     },
   };
@@ -192,12 +217,16 @@ export function describeMedia(json: string, maxPixels = Number.MAX_SAFE_INTEGER,
 /** What ffmpeg's decoders say when `-max_pixels` refuses a picture (the same text since ffmpeg 3). */
 const MAX_PIXELS_REFUSAL = 'exceeds specified max pixel count';
 
+/** ffprobe's one demuxer for MP4, MOV, M4V, 3GP, the containers with edit lists and display matrices. */
+export const ISO_MEDIA = 'mov,mp4,m4a,3gp,3g2,mj2';
+
 /**
  * ffprobe decodes a few frames to describe a stream, so `-max_pixels` guards it too: a picture
  * far over the limit is refused when its decoder opens, before a frame buffer is allocated.
- * A file whose header states no length (MediaRecorder writes its WebM as a live stream, with no
- * Duration and no Cues) is measured from its packets: a demux, no decoding, a few bytes of
- * output per packet.
+ * Packets are read only when the description leaves something out: a file whose header states no
+ * length (MediaRecorder writes its WebM as a live stream, with no Duration and no Cues) is
+ * measured from all of them (a demux, no decoding, a few bytes of output per packet); of an
+ * MP4/MOV, the video's first packet tells whether an edit list hides it.
  */
 export async function probeMedia(
   ffprobePath: string,
@@ -230,12 +259,37 @@ export async function probeMedia(
   }
   const parsed = parseProbe(json);
   const video = videoStreamOf(parsed);
-  if (!video || statedDuration(parsed, video) > 0) return describeMedia(json, maxPixels);
-  const packets = await runMediaTool(
-    ffprobePath,
-    ['-v', 'error', '-show_entries', 'packet=stream_index,pts,duration', '-of', 'csv=p=0', `file:${file}`],
-    signal,
-    ledger,
-  );
-  return describeMedia(json, maxPixels, endOfStreams(packets, parsed.streams ?? []));
+  if (!video) return describeMedia(json, maxPixels);
+  const facts: PacketFacts = {};
+  if (parsed.format?.format_name === ISO_MEDIA) {
+    const flags = await runMediaTool(
+      ffprobePath,
+      [
+        '-v',
+        'error',
+        '-select_streams',
+        String(video.index ?? 0),
+        '-read_intervals',
+        '%+#1',
+        '-show_entries',
+        'packet=flags',
+        '-of',
+        'csv=p=0',
+        `file:${file}`,
+      ],
+      signal,
+      ledger,
+    );
+    facts.firstVideoPacketFlags = flags.trim();
+  }
+  if (statedDuration(parsed, video) === 0) {
+    const packets = await runMediaTool(
+      ffprobePath,
+      ['-v', 'error', '-show_entries', 'packet=stream_index,pts,duration', '-of', 'csv=p=0', `file:${file}`],
+      signal,
+      ledger,
+    );
+    facts.duration = endOfStreams(packets, parsed.streams ?? []);
+  }
+  return describeMedia(json, maxPixels, facts);
 }
