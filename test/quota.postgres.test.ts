@@ -12,6 +12,7 @@ const APPS: AppRecord[] = [
   { appId: 'turns', appSecret: 'secret-of-turns-012345678', quota: { requestsPerSecond: 1, requestsBurst: 4 } },
   { appId: 'rush', appSecret: 'secret-of-rush-0123456789', quota: { requestsPerSecond: 1, requestsBurst: 5 } },
   { appId: 'split', appSecret: 'secret-of-split-012345678', quota: { uploadsInFlight: 2 } },
+  { appId: 'pages', appSecret: 'secret-of-pages-012345678', quota: { pagesPerVideoPerMinute: 3 } },
 ];
 
 let postgres: TestPostgres;
@@ -55,5 +56,24 @@ describe('a quota shared by two instances on PostgreSQL', () => {
     );
     const replies = await Promise.all(boots.map((boot) => tusCreate(boot.tusEndpoint, boot.ticket, 100)));
     expect(replies.map((reply) => reply.status).sort()).toEqual([201, 201, 429, 429, 429, 429]);
+  });
+
+  it("spends one video's page budget from one bucket whichever instance serves the page, and forgets it once idle", async () => {
+    const videoId = await registerVideo(one, 'pages');
+    const statuses: number[] = [];
+    for (const service of [one, two, one, two, one])
+      statuses.push((await getPage(service, pageQuery(service, videoId, {}, 'pages'))).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+
+    const rows = () => one.db.selectFrom('quota_buckets').select('bucket').where('app_id', '=', 'pages').execute();
+    expect(await rows()).toEqual([{ bucket: `video-pages:${videoId}` }]);
+    expect(await one.context.stores.quotaBuckets.forgetIdle(clock)).toBe(0);
+    // The other tests' videos have buckets too.
+    expect(await one.context.stores.quotaBuckets.forgetIdle(clock + 1)).toBeGreaterThan(1);
+    expect(await rows()).toEqual([]);
+    // An app's own buckets stay.
+    expect(await one.db.selectFrom('quota_buckets').select('bucket').where('app_id', '=', 'turns').execute()).toEqual([
+      { bucket: 'requests' },
+    ]);
   });
 });

@@ -10,7 +10,12 @@ import { errorLine, getPage, jsonBlock, pageQuery, registerVideo, tusCreate } fr
 // is the service's own (`now`) and stands still, so no bucket refills while a test runs.
 const APPS: AppRecord[] = [
   { appId: 'rest', appSecret: 'secret-of-rest-0123456789', quota: { requestsPerSecond: 1, requestsBurst: 2 } },
-  { appId: 'page', appSecret: 'secret-of-page-0123456789', quota: { requestsPerSecond: 1, requestsBurst: 2 } },
+  { appId: 'page', appSecret: 'secret-of-page-0123456789', quota: { requestsPerSecond: 1, requestsBurst: 3, pagesPerVideoPerMinute: 3 } },
+  {
+    appId: 'per-video',
+    appSecret: 'secret-of-per-video-01234',
+    quota: { uploadsPerMinute: 4, uploadsPerVideoPerMinute: 2, requestsPerSecond: null },
+  },
   { appId: 'soap', appSecret: 'secret-of-soap-0123456789', quota: { requestsPerSecond: 1, requestsBurst: 1 } },
   { appId: 'per-minute', appSecret: 'secret-of-per-minute-0123', quota: { uploadsPerMinute: 1, requestsPerSecond: null } },
   { appId: 'in-flight', appSecret: 'secret-of-in-flight-01234', quota: { uploadsInFlight: 1, requestsPerSecond: null } },
@@ -88,18 +93,28 @@ describe('requestsPerSecond on the web API', () => {
   });
 });
 
-describe('requestsPerSecond on the upload page', () => {
-  it('shows the error page with 116 and Retry-After, status 429', async () => {
-    // The registration spends one of 'page's two tokens, the first page the other.
+describe('the upload page, on a budget of its own per video', () => {
+  it("spends the video's pagesPerVideoPerMinute, never the app's requestsPerSecond: reloads cannot starve the backend", async () => {
+    // The registration spends one of 'page's three request tokens.
     const first = await openPage('page');
     expect(first.page.status).toBe(200);
-    const again = await getPage(service, pageQuery(service, first.videoId, {}, 'page'));
-    expect(again.status).toBe(429);
-    expect(again.headers.get('retry-after')).toBe('1');
-    expect(errorLine(again.html)).toMatch(/^ErrorCode : 116, ErrorMessage : Too Many Requests/);
+    const loads = [];
+    for (let i = 0; i < 6; i++) loads.push(await getPage(service, pageQuery(service, first.videoId, {}, 'page')));
+    expect(loads.map((load) => load.status)).toEqual([200, 200, ...Array<number>(4).fill(429)]);
+    const refused = loads.at(-1)!;
+    // Three a minute: one page back every 20 s.
+    expect(refused.headers.get('retry-after')).toBe('20');
+    expect(errorLine(refused.html)).toMatch(
+      /^ErrorCode : 116, ErrorMessage : Too Many Requests: over the video's pagesPerVideoPerMinute quota/,
+    );
     // The host hears of it as a failure with the code.
-    const report = jsonBlock<{ messages: { type: string; info?: { code: string } }[] }>(again.html, 'upload-error');
+    const report = jsonBlock<{ messages: { type: string; info?: { code: string } }[] }>(refused.html, 'upload-error');
     expect(report?.messages.find((message) => message.type === 'failure')?.info?.code).toBe('116');
+
+    // The app's backend still has its two other tokens, and another video's page its own budget.
+    expect((await list('page')).status).toBe(200);
+    expect((await openPage('page')).page.status).toBe(200);
+    expect((await list('page')).status).toBe(429);
   });
 });
 
@@ -134,6 +149,25 @@ describe('upload quotas on tus creation', () => {
     expect(JSON.parse(refused.body).AuthMsg.ResultCode).toBe('116');
     // Nothing was recorded for the refused one.
     expect(await service.context.stores.uploads.forVideo(two.videoId)).toBeUndefined();
+  });
+
+  it("uploadsPerVideoPerMinute: one page's ticket creating again and again spends its video's budget, not the app's", async () => {
+    const mine = await openPage('per-video');
+    const replies = [];
+    for (let i = 0; i < 4; i++) replies.push(await tusCreate(mine.boot!.tusEndpoint, mine.boot!.ticket, 100));
+    expect(replies.map((reply) => reply.status)).toEqual([201, 201, 429, 429]);
+    expect(replies[2]!.headers.get('retry-after')).toBe('30');
+    expect(JSON.parse(replies[2]!.body).AuthMsg.ResultMessage).toMatch(
+      /^Too Many Requests: over the video's uploadsPerVideoPerMinute quota/,
+    );
+    // Other users of the app still have the app's uploadsPerMinute left (4, of which the page took 2).
+    for (let i = 0; i < 2; i++) {
+      const other = await openPage('per-video');
+      expect((await tusCreate(other.boot!.tusEndpoint, other.boot!.ticket, 100)).status).toBe(201);
+    }
+    const last = await openPage('per-video');
+    const spent = await tusCreate(last.boot!.tusEndpoint, last.boot!.ticket, 100);
+    expect(JSON.parse(spent.body).AuthMsg.ResultMessage).toMatch(/over the app's uploadsPerMinute quota/);
   });
 
   it('uploadsInFlight: another video waits while one upload is unfinished; the same video may start over', async () => {

@@ -95,7 +95,8 @@ export interface ServiceConfig {
    * Every app's limits where its `APPS_FILE` entry's `quota` leaves a field out
    * (docs/operations.md, "Quotas"): `APP_REQUESTS_PER_S`, `APP_REQUESTS_BURST`,
    * `APP_UPLOADS_PER_MIN`, `APP_UPLOADS_IN_FLIGHT`, `APP_STORAGE_BYTES`; a field is absent when
-   * its variable is unset (no limit).
+   * its variable is unset (no limit), but for the per-video budgets (`APP_PAGES_PER_VIDEO_PER_MIN`,
+   * `APP_UPLOADS_PER_VIDEO_PER_MIN`), which have defaults.
    */
   quotaDefaults: AppQuota;
   /** Who may read /metrics and /readyz's details (docs/operations.md). */
@@ -189,6 +190,8 @@ const QUOTA_ENV = {
   uploadsPerMinute: 'APP_UPLOADS_PER_MIN',
   uploadsInFlight: 'APP_UPLOADS_IN_FLIGHT',
   storageBytes: 'APP_STORAGE_BYTES',
+  pagesPerVideoPerMinute: 'APP_PAGES_PER_VIDEO_PER_MIN',
+  uploadsPerVideoPerMinute: 'APP_UPLOADS_PER_VIDEO_PER_MIN',
 } as const satisfies Record<keyof AppQuota, SettingName>;
 
 function quotaDefaults(env: NodeJS.ProcessEnv): AppQuota {

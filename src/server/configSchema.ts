@@ -156,16 +156,16 @@ function oneOf<const T extends string>(values: readonly T[], spec: Described & {
   };
 }
 
-/** A service-wide default of one field of every app's `quota`; unset is no limit. */
-function quota(field: keyof AppQuota, spec: Described): Setting<number | undefined> {
+/** A service-wide default of one field of every app's `quota`; unset is `default`, else no limit. */
+function quota(field: keyof AppQuota, spec: Described & { default?: number }): Setting<number | undefined> {
   return {
     type: 'number',
-    default: spec.shown ?? 'none (no limit)',
+    default: spec.shown ?? (spec.default === undefined ? 'none (no limit)' : code(spec.default)),
     unit: spec.unit,
     range: quotaRule(field),
     doc: spec.doc,
     parse: (raw, name) => {
-      if (raw === undefined) return undefined;
+      if (raw === undefined) return spec.default;
       const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
       if (!isQuotaValue(field, value)) throw new ConfigError(`${name} must be ${quotaRule(field)} (unset for no limit), got "${raw}"`);
       return value;
@@ -452,7 +452,7 @@ export const SETTINGS = {
   OPS_HOST: text({ default: '127.0.0.1', doc: 'Address of the `OPS_PORT` listener; keep it on loopback or a trusted network.' }),
   APP_REQUESTS_PER_S: quota('requestsPerSecond', {
     unit: 'requests/s',
-    doc: 'Every app’s API, SOAP and upload-page requests per second, where its `quota` leaves `requestsPerSecond` out; fractions allowed (`0.5`). Over it: 429 / `116` ([operations.md](operations.md#quotas)).',
+    doc: 'Every app’s API and SOAP requests per second (upload pages have a budget of their own, `APP_PAGES_PER_VIDEO_PER_MIN`), where its `quota` leaves `requestsPerSecond` out; fractions allowed (`0.5`). Over it: 429 / `116` ([operations.md](operations.md#quotas)).',
   }),
   APP_REQUESTS_BURST: quota('requestsBurst', {
     shown: '2 × the rate',
@@ -464,6 +464,18 @@ export const SETTINGS = {
   // No unit: the rule's own words already say bytes.
   APP_STORAGE_BYTES: quota('storageBytes', {
     doc: 'Bytes stored per app (sources, uploaded or downloaded, play files and pictures); over it: 507 / `113`, and a download that would pass it ends in 4 (`storage-quota`).',
+  }),
+  // A person opens a page a few times a minute at most; a page reloaded in a loop is not a person.
+  APP_PAGES_PER_VIDEO_PER_MIN: quota('pagesPerVideoPerMinute', {
+    default: 20,
+    unit: 'pages/min',
+    doc: 'Upload-page loads per minute of each one video: the budget of what a browser can trigger, apart from the app’s `requestsPerSecond`, so one end user cannot starve the app’s backend. Over it: the 429 / `116` error page ([operations.md](operations.md#quotas)).',
+  }),
+  // Choosing another file, or a retake of a recording, starts a new upload; a few a minute is plenty.
+  APP_UPLOADS_PER_VIDEO_PER_MIN: quota('uploadsPerVideoPerMinute', {
+    default: 6,
+    unit: 'uploads/min',
+    doc: 'tus creations per minute of each one video, spent before the app’s `uploadsPerMinute`, so one page’s ticket cannot use that up for every other user. Keep `APP_UPLOADS_PER_MIN` well above it.',
   }),
 } as const satisfies Record<string, Setting<unknown>>;
 

@@ -28,7 +28,7 @@ describe('parseQuota', () => {
     [
       'a misspelt field',
       { requestPerSecond: 5 },
-      'q has an unknown field; known: requestsPerSecond, requestsBurst, uploadsPerMinute, uploadsInFlight, storageBytes [requestPerSecond]',
+      'q has an unknown field; known: requestsPerSecond, requestsBurst, uploadsPerMinute, uploadsInFlight, storageBytes, pagesPerVideoPerMinute, uploadsPerVideoPerMinute [requestPerSecond]',
     ],
   ])('refuses %s, naming the field', (_name, value, message) => {
     expect(() => parseQuota(value, fail)).toThrowError(message);

@@ -4,7 +4,7 @@
  * default for this app (no limit). Enforced by `src/server/quota/`.
  */
 export interface AppQuota {
-  /** API, SOAP and upload-page requests per second: the token bucket's refill rate. */
+  /** API and SOAP requests per second: the token bucket's refill rate. */
   requestsPerSecond?: number | null;
   /** The bucket's size: requests that may come at once after a quiet spell. Default 2 × the rate. */
   requestsBurst?: number | null;
@@ -14,6 +14,13 @@ export interface AppQuota {
   uploadsInFlight?: number | null;
   /** Bytes stored for the app's videos: sources (uploaded or downloaded by the service) and renditions. */
   storageBytes?: number | null;
+  /**
+   * Upload-page loads per minute of each one video: what a browser holding the page's token can
+   * spend, in a budget of its own, never the app's `requestsPerSecond`.
+   */
+  pagesPerVideoPerMinute?: number | null;
+  /** tus creations per minute of each one video, spent before the app's `uploadsPerMinute`, so one page cannot use that up. */
+  uploadsPerVideoPerMinute?: number | null;
 }
 
 type QuotaField = keyof AppQuota;
@@ -25,6 +32,8 @@ const FIELDS = {
   uploadsPerMinute: { whole: false, min: 0, minIncluded: false, says: 'a number above 0' },
   uploadsInFlight: { whole: true, min: 1, minIncluded: true, says: 'a whole number of at least 1' },
   storageBytes: { whole: true, min: 0, minIncluded: true, says: 'a whole number of bytes (0 or more)' },
+  pagesPerVideoPerMinute: { whole: false, min: 0, minIncluded: false, says: 'a number above 0' },
+  uploadsPerVideoPerMinute: { whole: false, min: 0, minIncluded: false, says: 'a number above 0' },
 } as const satisfies Record<QuotaField, { whole: boolean; min: number; minIncluded: boolean; says: string }>;
 
 const QUOTA_FIELDS = Object.keys(FIELDS) as QuotaField[];

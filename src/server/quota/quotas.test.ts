@@ -3,8 +3,8 @@ import { ConfigError, readConfig } from '../config';
 import { appLimits } from './quotas';
 
 describe('the APP_* quota defaults', () => {
-  it('are no limits when unset', () => {
-    expect(readConfig({}).quotaDefaults).toEqual({});
+  it('are no limits when unset, but for the per-video budgets', () => {
+    expect(readConfig({}).quotaDefaults).toEqual({ pagesPerVideoPerMinute: 20, uploadsPerVideoPerMinute: 6 });
   });
 
   it('read every variable', () => {
@@ -14,6 +14,8 @@ describe('the APP_* quota defaults', () => {
       APP_UPLOADS_PER_MIN: '6',
       APP_UPLOADS_IN_FLIGHT: '3',
       APP_STORAGE_BYTES: '1000000',
+      APP_PAGES_PER_VIDEO_PER_MIN: '30',
+      APP_UPLOADS_PER_VIDEO_PER_MIN: '0.5',
     });
     expect(config.quotaDefaults).toEqual({
       requestsPerSecond: 2.5,
@@ -21,6 +23,8 @@ describe('the APP_* quota defaults', () => {
       uploadsPerMinute: 6,
       uploadsInFlight: 3,
       storageBytes: 1_000_000,
+      pagesPerVideoPerMinute: 30,
+      uploadsPerVideoPerMinute: 0.5,
     });
   });
 
@@ -44,6 +48,15 @@ describe("an app's limits", () => {
       uploads: { perSecond: 0.5, size: 30 },
       uploadsInFlight: 2,
       storageBytes: 100,
+      pagesPerVideo: undefined,
+      uploadsPerVideo: undefined,
+    });
+  });
+
+  it('give each video its own page and upload buckets, by the minute', () => {
+    expect(appLimits(app, { pagesPerVideoPerMinute: 20, uploadsPerVideoPerMinute: 0.5 })).toMatchObject({
+      pagesPerVideo: { perSecond: 20 / 60, size: 20 },
+      uploadsPerVideo: { perSecond: 0.5 / 60, size: 1 },
     });
   });
 
@@ -60,6 +73,13 @@ describe("an app's limits", () => {
   });
 
   it('are none without quota or defaults', () => {
-    expect(appLimits(app, {})).toEqual({ requests: undefined, uploads: undefined, uploadsInFlight: undefined, storageBytes: undefined });
+    expect(appLimits(app, {})).toEqual({
+      requests: undefined,
+      uploads: undefined,
+      uploadsInFlight: undefined,
+      storageBytes: undefined,
+      pagesPerVideo: undefined,
+      uploadsPerVideo: undefined,
+    });
   });
 });

@@ -14,7 +14,14 @@ export interface AppLimits {
   uploads: BucketLimit | undefined;
   uploadsInFlight: number | undefined;
   storageBytes: number | undefined;
+  /** Each video's own: what the browser of its page can spend. */
+  pagesPerVideo: BucketLimit | undefined;
+  uploadsPerVideo: BucketLimit | undefined;
 }
+
+/** A bucket of `perMinute` tokens, refilled at that many a minute. */
+const perMinute = (rate: number | undefined): BucketLimit | undefined =>
+  rate === undefined ? undefined : { perSecond: rate / 60, size: Math.max(1, rate) };
 
 /**
  * The app's own value of each field, else the `APP_*` default; the app's `null` lifts the default.
@@ -26,12 +33,13 @@ export function appLimits(app: AppRecord, defaults: AppQuota): AppLimits {
     return own === null ? undefined : (own ?? defaults[field] ?? undefined);
   };
   const rate = pick('requestsPerSecond');
-  const perMinute = pick('uploadsPerMinute');
   return {
     requests: rate === undefined ? undefined : { perSecond: rate, size: Math.max(1, pick('requestsBurst') ?? 2 * rate) },
-    uploads: perMinute === undefined ? undefined : { perSecond: perMinute / 60, size: Math.max(1, perMinute) },
+    uploads: perMinute(pick('uploadsPerMinute')),
     uploadsInFlight: pick('uploadsInFlight'),
     storageBytes: pick('storageBytes'),
+    pagesPerVideo: perMinute(pick('pagesPerVideoPerMinute')),
+    uploadsPerVideo: perMinute(pick('uploadsPerVideoPerMinute')),
   };
 }
 
@@ -60,16 +68,26 @@ const perService = new WeakMap<ServiceContext, { leases: TokenLeases; refusals: 
  * wait in whole seconds is the same, since an app hammering past its quota gets the same answer
  * many times a second and each new error would capture a stack trace.
  */
-function tooMany(refusals: Map<string, ApiError>, key: string, field: keyof AppQuota, retryAfterMs: number): ApiError {
+function tooMany(refusals: Map<string, ApiError>, key: string, over: string, retryAfterMs: number): ApiError {
   const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   const known = refusals.get(key);
   if (known?.retryAfterSeconds === retryAfterSeconds) return known;
-  const error = new ApiError('TOO_MANY_REQUESTS', `over the app's ${field} quota; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+  const error = new ApiError('TOO_MANY_REQUESTS', `over ${over} quota; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+  // Per-video buckets make many keys; a refusal is kept only to be thrown again soon.
+  if (refusals.size >= MAX_KEPT_REFUSALS) refusals.clear();
   refusals.set(key, error);
   return error;
 }
 
-async function spend(service: ServiceContext, appId: string, bucket: BucketName, limit: BucketLimit, field: keyof AppQuota): Promise<void> {
+/** Refusals kept to be thrown again; past this they are all dropped and made afresh. */
+const MAX_KEPT_REFUSALS = 1000;
+
+/**
+ * The one budget function: spends a token of one of the app's buckets (or of one of its videos'),
+ * or refuses with 116 and `Retry-After`. `over` names the quota in the refusal ("the app's
+ * requestsPerSecond").
+ */
+async function spend(service: ServiceContext, appId: string, bucket: BucketName, limit: BucketLimit, over: string): Promise<void> {
   let mine = perService.get(service);
   if (!mine) perService.set(service, (mine = { leases: new TokenLeases(service.now), refusals: new Map() }));
   // The limit is part of the key: a quota changed by a reload of APPS_FILE starts a bucket of its own here.
@@ -85,17 +103,28 @@ async function spend(service: ServiceContext, appId: string, bucket: BucketName,
     await new Promise((wake) =>
       setTimeout(wake, Math.min(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)) * 1000, MAX_REFUSAL_PAUSE_MS)),
     );
-  throw tooMany(mine.refusals, key, field, outcome.retryAfterMs);
+  throw tooMany(mine.refusals, key, over, outcome.retryAfterMs);
 }
 
 /**
- * Counts one authenticated API, SOAP or upload-page request against the app's `requestsPerSecond`,
- * or refuses it with 116 and `Retry-After`. Run after authentication, so that a caller without
- * the app's secret cannot spend the app's tokens.
+ * Counts one authenticated API or SOAP request against the app's `requestsPerSecond`, or refuses
+ * it with 116 and `Retry-After`. Run after authentication, so that a caller without the app's
+ * secret cannot spend the app's tokens.
  */
 export async function chargeRequest(service: ServiceContext, app: AppRecord): Promise<void> {
   const limit = appLimits(app, service.config.quotaDefaults).requests;
-  if (limit) await spend(service, app.appId, 'requests', limit, 'requestsPerSecond');
+  if (limit) await spend(service, app.appId, 'requests', limit, "the app's requestsPerSecond");
+}
+
+/**
+ * Counts one upload-page load of the app's video `videoId` against that video's own
+ * `pagesPerVideoPerMinute`, never the app's `requestsPerSecond`: the page's token is in the end
+ * user's browser, and reloading it must not starve the app's backend or its other users. Run once
+ * the video is known to be the app's, so that no row is kept for a video that does not exist.
+ */
+export async function chargePage(service: ServiceContext, app: AppRecord, videoId: string): Promise<void> {
+  const limit = appLimits(app, service.config.quotaDefaults).pagesPerVideo;
+  if (limit) await spend(service, app.appId, `video-pages:${videoId}`, limit, "the video's pagesPerVideoPerMinute");
 }
 
 /**
@@ -158,14 +187,18 @@ async function checkUploadRoom(
 /**
  * Whether the app may create one more upload (of `size` declared bytes, for `videoId`), checked
  * before tus sees the creation, in the order that spends least: {@link checkUploadRoom}, then one
- * token of `uploadsPerMinute` (116), which only a creation about to happen spends.
+ * token of the video's own `uploadsPerVideoPerMinute`, then one of the app's `uploadsPerMinute`
+ * (116), which only a creation about to happen spends. The video's budget comes first so that one
+ * page's ticket, creating again and again, runs out of its own before it takes more of the app's.
  */
 export async function admitUploadQuota(service: ServiceContext, appId: string, videoId: string, size: number): Promise<void> {
   const app = service.apps.get(appId);
   if (!app) return;
   const limits = appLimits(app, service.config.quotaDefaults);
   await checkUploadRoom(service, service.stores, limits, appId, videoId, size);
-  if (limits.uploads) await spend(service, appId, 'uploads', limits.uploads, 'uploadsPerMinute');
+  if (limits.uploadsPerVideo)
+    await spend(service, appId, `video-uploads:${videoId}`, limits.uploadsPerVideo, "the video's uploadsPerVideoPerMinute");
+  if (limits.uploads) await spend(service, appId, 'uploads', limits.uploads, "the app's uploadsPerMinute");
 }
 
 /**

@@ -59,4 +59,18 @@ describe('leases of a shared token bucket', () => {
     await leases.spend('k', limit, shared.take);
     expect(shared.trips).toEqual([5, 5]);
   });
+
+  it('forgets the buckets of many keys as they go idle, but still knows one that is empty', async () => {
+    const limit = { perSecond: 1 / 60, size: 1 };
+    const clock = { now: 0 };
+    const leases = new TokenLeases(() => clock.now);
+    const buckets = Array.from({ length: 3 }, () => sharedBucket(limit, clock));
+    for (const [i, bucket] of buckets.entries()) await leases.spend(`video-${i}`, limit, bucket.take);
+    expect(await leases.spend('video-0', limit, buckets[0]!.take)).toMatchObject({ granted: false, known: false });
+    // Past the leases' life: the spent ones are forgotten; video-0, known empty for a minute, is not.
+    clock.now = 2 * LEASE_LIFETIME_MS;
+    expect(await leases.spend('video-0', limit, buckets[0]!.take)).toMatchObject({ granted: false, known: true });
+    expect(buckets[0]!.trips).toHaveLength(2);
+    expect(await leases.spend('video-1', limit, buckets[1]!.take)).toMatchObject({ granted: false, known: false });
+  });
 });

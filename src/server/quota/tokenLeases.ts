@@ -48,11 +48,13 @@ export function leaseSize(limit: BucketLimit): number {
  */
 export class TokenLeases {
   private readonly held = new Map<string, Held>();
+  private prunedAt = 0;
 
   constructor(private readonly now: () => number) {}
 
   /** Spends one token of the bucket named `key` (its limit part of the key), taking a lease from `take` when none is held. */
   async spend(key: string, limit: BucketLimit, take: TakeFromBucket): Promise<LeaseOutcome> {
+    this.prune();
     let held = this.held.get(key);
     if (!held) this.held.set(key, (held = { tokens: 0, expiresAt: 0, emptyUntil: 0, taking: undefined }));
     let known = true;
@@ -68,6 +70,17 @@ export class TokenLeases {
       known = false;
       await held.taking;
     }
+  }
+
+  /**
+   * Drops, at most once a lease lifetime, the buckets that hold nothing and are not known empty:
+   * forgetting them changes no answer, and there is one per video's page, so they would pile up.
+   */
+  private prune(): void {
+    const now = this.now();
+    if (now - this.prunedAt < LEASE_LIFETIME_MS) return;
+    this.prunedAt = now;
+    for (const [key, held] of this.held) if (!held.taking && now >= held.expiresAt && now >= held.emptyUntil) this.held.delete(key);
   }
 
   private async takeLease(held: Held, limit: BucketLimit, take: TakeFromBucket): Promise<void> {

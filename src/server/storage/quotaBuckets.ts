@@ -2,8 +2,14 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './db';
 import type { Schema } from './schema';
 
-/** What an app's bucket limits: API/SOAP/page requests, or tus creations. */
-export type BucketName = Schema['quota_buckets']['bucket'];
+/**
+ * What a bucket limits: the app's API and SOAP requests, or its tus creations; or what the
+ * browser of one video's page can trigger: its page loads, or its tus creations.
+ */
+export type BucketName = 'requests' | 'uploads' | `video-pages:${string}` | `video-uploads:${string}`;
+
+/** The buckets of one video each: many more rows than apps, forgotten once idle ({@link QuotaBucketStore.forgetIdle}). */
+const VIDEO_BUCKETS = 'video-%';
 
 /** A token bucket as stored: its tokens when it was last touched (milliseconds since 1970). */
 export interface BucketState {
@@ -29,6 +35,20 @@ export class QuotaBucketStore {
    */
   async holdApp(appId: string): Promise<void> {
     if (this.dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`quota-app:${appId}`}, 0))`.execute(this.db);
+  }
+
+  /**
+   * Removes the per-video buckets untouched since `before`. A bucket left alone refills, so once it
+   * is full again a missing row (made fresh, full) is the same bucket; the caller picks `before`
+   * long enough ago for that.
+   */
+  async forgetIdle(before: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('quota_buckets')
+      .where(sql<boolean>`bucket LIKE ${VIDEO_BUCKETS}`)
+      .where('updated_at', '<', before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /**

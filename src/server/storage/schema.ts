@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { SourceFileGetType } from '../../shared/videoStatus';
+import type { BucketName } from './quotaBuckets';
 
 /** The tables as the query layer sees them (snake_case, as stored); only the stores read these. */
 export interface Schema {
@@ -73,5 +74,5 @@ export interface Schema {
   /** Values shared by every instance (ticket key, demo app); see settings.ts. */
   settings: { name: string; value: string; created_at: number };
   /** Each app's token buckets (see quotaBuckets.ts). */
-  quota_buckets: { app_id: string; bucket: 'requests' | 'uploads'; tokens: number; updated_at: number };
+  quota_buckets: { app_id: string; bucket: BucketName; tokens: number; updated_at: number };
 }

@@ -42,7 +42,8 @@ const EXPIRY_SWEEP_MS = 60 * 60 * 1000;
  * Removes the uploads given up: unfinished and older than a ticket's life, as the quotas count
  * them (quota/quotas.ts). Their bytes go (on S3 the multipart upload is aborted, so no parts stay
  * billed), then their row; the video keeps waiting for a file and a new upload starts from 0.
- * At start-up and every hour; instances doing it at once is harmless (a removed upload is gone).
+ * The per-video quota buckets idle as long go too. At start-up and every hour; instances doing it
+ * at once is harmless (a removed upload is gone).
  */
 function expireAbandoned(service: ServiceContext, files: UploadFiles): { run(): Promise<void>; stop(): void } {
   const rows = service.stores.uploads;
@@ -60,6 +61,8 @@ function expireAbandoned(service: ServiceContext, files: UploadFiles): { run(): 
       }
     }
     if (removed > 0) service.log.info('abandoned uploads removed', { uploads: removed });
+    // The budgets of videos whose pages went quiet: full again by now, as a missing one is.
+    await service.stores.quotaBuckets.forgetIdle(service.now() - TICKET_LIFETIME_SECONDS * 1000);
   };
   const timer = setInterval(() => {
     run().catch((error: unknown) => service.log.warn('abandoned uploads not looked for', { error: String(error) }));

@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 import { isOrigin } from '../net/urls';
 import type { Params } from '../http/params';
-import { chargeRequest } from '../quota/quotas';
+import { chargePage } from '../quota/quotas';
 import { type Video } from '../storage/videos';
 import { SourceFileGetType, VideoStatus } from '../../shared/videoStatus';
 import { decodeStrings } from '../../shared/i18n/checkStrings';
@@ -72,8 +72,8 @@ export function errorPageLook(params: Params, acceptLanguage: string | undefined
 /**
  * Checks an upload page query in order of meaning: the signed values (101–104; the scoped token
  * only for its own video, the md5 Token unless the app requires scoped ones), the options
- * (101, 106), the host origin (108), then the video: this app's (105), uploaded by the widget and
- * still waiting for its file (107).
+ * (101, 106), the host origin (108), then the video: this app's (105), within its page budget
+ * (116, quota/quotas.ts), uploaded by the widget and still waiting for its file (107).
  */
 export async function validatePageRequest(
   service: ServiceContext,
@@ -81,7 +81,6 @@ export async function validatePageRequest(
   acceptLanguage: string | undefined,
 ): Promise<PageRequest> {
   const { app, secret } = authenticateWidget(service, params);
-  await chargeRequest(service, app);
   const videoId = params.require('videoId');
   const decoded = decodePageOptions((name) => params.get(name));
   if (!decoded.ok) throw new ApiError(decoded.problem.code === '101' ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', decoded.problem.detail);
@@ -95,6 +94,7 @@ export async function validatePageRequest(
 
   const video = await service.stores.videos.get(videoId);
   if (!video || video.appId !== app.appId) throw new ApiError('UNKNOWN_VIDEO');
+  await chargePage(service, app, video.id);
   if (video.sourceGetType !== SourceFileGetType.Upload)
     throw new ApiError('WRONG_STATE', 'the video was registered for server-side download (SourceFileGetType 2)');
   if (video.status !== VideoStatus.NotUploaded) throw new ApiError('WRONG_STATE', 'the video already has its file');
