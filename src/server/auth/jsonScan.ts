@@ -27,7 +27,7 @@ const HEX4 = /[0-9a-fA-F]{4}/y;
  * Arrays and objects inside one another, at most. An apps file needs four; the scanner recurses
  * once per level, so a file nested 200,000 deep would end it with a RangeError and no position.
  */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /**
  * Checks `text` as JSON.parse does (ECMA-404: no comments, no trailing commas, no BOM), and
