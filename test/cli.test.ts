@@ -1,5 +1,16 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -108,9 +119,13 @@ describe('open-video-upload apps', () => {
     const again = await cli('apps', 'add', 'shop');
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('app "shop" already exists; for a new secret use: apps rotate shop');
-    const blank = await cli('apps', 'add', ' padded');
-    expect(blank.code).toBe(1);
-    expect(blank.stderr).toMatch(/appId must be a non-empty string/);
+    // Printable ASCII up to 64 characters: nothing that could forge a line of `apps list` or a log.
+    for (const bad of [' padded', 'forged\nshop  callback https://evil.example', 'a\tb', 'x'.repeat(65), 'café', '']) {
+      const refused = await cli('apps', 'add', bad);
+      expect(refused.code, JSON.stringify(bad)).toBe(2);
+      expect(refused.stderr).toContain('appId must be 1 to 64 printable ASCII characters');
+      expect(refused.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
     expect(readFileSync(appsFile, 'utf8')).toBe(before);
   });
 
@@ -125,6 +140,80 @@ describe('open-video-upload apps', () => {
     expect(Math.abs(until - (Date.now() + 2 * 3_600_000))).toBeLessThan(60_000);
     expect((await cli('apps', 'rotate', 'shop', '--overlap', 'soon')).code).toBe(2);
   });
+
+  it('keeps every secret a rotation promised until its own time, when a second rotation comes within the overlap', async () => {
+    const first = entries().find((entry) => entry.appId === 'shop')!;
+    const again = await cli('apps', 'rotate', 'shop', '--overlap', '1h');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`an earlier secret stays accepted until ${String(first.previousSecretUntil)}, as promised`);
+    const newest = secretIn(again.stdout)!;
+    const shop = entries().find((entry) => entry.appId === 'shop')!;
+    expect(shop).toMatchObject({ appSecret: newest, previousSecret: first.appSecret });
+    expect(shop.olderSecrets).toEqual([{ secret: SHOP.appSecret, until: first.previousSecretUntil }]);
+    // The running service takes all three: the newest, the one before and the original.
+    for (const secret of [newest, first.appSecret as string, SHOP.appSecret]) {
+      await expect
+        .poll(async () => (await post('shop', secret, { VideoTitle: 't', SourceFileGetType: '1', CreateUser: 'u' })).AuthMsg.ResultCode, {
+          timeout: 10_000,
+        })
+        .toBe('1');
+    }
+    expect((await cli('apps', 'list')).stdout).toContain(`older secret valid until ${String(first.previousSecretUntil)}`);
+  });
+
+  it('keeps every edit of commands run at once, each in its own process', async () => {
+    const ids = Array.from({ length: 8 }, (_, index) => `at-once-${index}`);
+    const results = await Promise.all(
+      ids.map((id) =>
+        run(process.execPath, ['--import', 'tsx', 'src/server/cli/main.ts', 'apps', 'add', id], {
+          cwd: root,
+          env: { ...process.env, ...env },
+        }),
+      ),
+    );
+    const secrets = results.map((result) => secretIn(result.stdout));
+    const saved = entries();
+    for (const [index, id] of ids.entries()) {
+      expect(saved.find((entry) => entry.appId === id)?.appSecret, id).toBe(secrets[index]);
+    }
+    expect(existsSync(`${appsFile}.lock`)).toBe(false);
+    for (const id of ids) expect((await cli('apps', 'remove', id)).code).toBe(0);
+  }, 60_000);
+
+  it('takes over the lock a crashed command left behind', async () => {
+    // A process that has ended: its id names no running process.
+    const ended = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(`${appsFile}.lock`, `${ended}\n`);
+    expect((await cli('apps', 'add', 'after-crash')).code).toBe(0);
+    expect(existsSync(`${appsFile}.lock`)).toBe(false);
+    expect((await cli('apps', 'remove', 'after-crash')).code).toBe(0);
+  });
+
+  it('writes through a symlinked APPS_FILE: the target changes, the link stays a link', async () => {
+    const real = join(home, 'real');
+    const links = join(home, 'links');
+    mkdirSync(real);
+    mkdirSync(links);
+    writeFileSync(join(real, 'apps.json'), JSON.stringify([SHOP]), { mode: 0o640 });
+    symlinkSync(join(real, 'apps.json'), join(links, 'apps.json'));
+    const linked = { ...env, APPS_FILE: join(links, 'apps.json') };
+    const code = await runCli(['apps', 'add', 'linked'], { env: linked, out: () => {}, err: () => {} });
+    expect(code).toBe(0);
+    expect(lstatSync(join(links, 'apps.json')).isSymbolicLink()).toBe(true);
+    const target = JSON.parse(readFileSync(join(real, 'apps.json'), 'utf8')) as { appId: string }[];
+    expect(target.map((entry) => entry.appId)).toEqual(['shop', 'linked']);
+    expect(statSync(join(real, 'apps.json')).mode & 0o777).toBe(0o640);
+    expect(readdirSync(links)).toEqual(['apps.json']);
+  });
+
+  it('ends quietly when the reader of `apps list` stops early (| head -1)', async () => {
+    const many = join(home, 'many.json');
+    writeFileSync(many, JSON.stringify(Array.from({ length: 2000 }, (_, index) => ({ appId: `app-${index}`, appSecret: `s-${index}` }))));
+    const command = `${JSON.stringify(process.execPath)} --import tsx src/server/cli/main.ts apps list | head -1; echo "exit $\{PIPESTATUS[0]}" >&2`;
+    const { stdout, stderr } = await run('bash', ['-c', command], { cwd: root, env: { ...process.env, ...env, APPS_FILE: many } });
+    expect(stdout).toBe('app-0\n');
+    expect(stderr).toBe('exit 0\n');
+  }, 60_000);
 
   it('removes an app, and the running service refuses it from then on', async () => {
     const { stdout } = await cli('apps', 'add', 'gone');

@@ -33,8 +33,41 @@ describe('parseApps', () => {
   it.each([
     ['not an array', { appId: 'a' }, 'APPS_FILE must hold a JSON array of apps'],
     ['an entry that is not an object', ['a'], 'APPS_FILE[0] must be an object'],
-    ['a missing appId', [{ appSecret: 'x' }], 'APPS_FILE[0].appId must be a non-empty string'],
-    ['an appId with outer spaces', [{ appId: ' a', appSecret: 'x' }], 'APPS_FILE[0].appId must be a non-empty string'],
+    [
+      'a missing appId',
+      [{ appSecret: 'x' }],
+      'APPS_FILE[0].appId must be 1 to 64 printable ASCII characters (no spaces, no control characters)',
+    ],
+    [
+      'an appId with outer spaces',
+      [{ appId: ' a', appSecret: 'x' }],
+      'APPS_FILE[0].appId must be 1 to 64 printable ASCII characters (no spaces, no control characters)',
+    ],
+    [
+      'an appId with a line break',
+      [{ appId: 'a\nb', appSecret: 'x' }],
+      'APPS_FILE[0].appId must be 1 to 64 printable ASCII characters (no spaces, no control characters)',
+    ],
+    [
+      'an appId with a tab',
+      [{ appId: 'a\tb', appSecret: 'x' }],
+      'APPS_FILE[0].appId must be 1 to 64 printable ASCII characters (no spaces, no control characters)',
+    ],
+    [
+      'an appId of 65 characters',
+      [{ appId: 'a'.repeat(65), appSecret: 'x' }],
+      'APPS_FILE[0].appId must be 1 to 64 printable ASCII characters (no spaces, no control characters)',
+    ],
+    [
+      'an appId that is not ASCII',
+      [{ appId: 'café', appSecret: 'x' }],
+      'APPS_FILE[0].appId must be 1 to 64 printable ASCII characters (no spaces, no control characters)',
+    ],
+    [
+      'an empty appId',
+      [{ appId: '', appSecret: 'x' }],
+      'APPS_FILE[0].appId must be 1 to 64 printable ASCII characters (no spaces, no control characters)',
+    ],
     [
       'an appId listed twice',
       [
@@ -71,6 +104,16 @@ describe('parseApps', () => {
       'APPS_FILE[0].readableApps must be an array of appIds',
     ],
     [
+      'readableApps with a line break in an id',
+      [{ appId: 'a', appSecret: 'x', readableApps: ['b\nc'] }],
+      'APPS_FILE[0].readableApps must be an array of appIds',
+    ],
+    [
+      'an olderSecrets entry without its end',
+      [{ appId: 'a', appSecret: 'x', olderSecrets: [{ secret: 'y', until: '2026-01-31T12:00:00Z' }, { secret: 'z' }] }],
+      'APPS_FILE[0].olderSecrets[1].until must be an ISO time',
+    ],
+    [
       'a misspelt key',
       [{ appId: 'a', appSecret: 'x', callbackURL: 'https://a' }],
       'APPS_FILE[0] has a key that is not one of appId, appSecret',
@@ -104,6 +147,28 @@ describe('rotation fields', () => {
       previousSecret: 'old',
       previousSecretUntil: Date.parse('2026-01-31T04:00:00Z'),
     });
+  });
+
+  it('accepts each older secret until its own time, beside the previous one', () => {
+    const [app] = parseApps([
+      {
+        appId: 'a',
+        appSecret: 'third',
+        previousSecret: 'second',
+        previousSecretUntil: '2026-02-01T12:00:00Z',
+        olderSecrets: [{ secret: 'first', until: '2026-01-31T12:00:00Z' }],
+      },
+    ]);
+    const first = Date.parse('2026-01-31T12:00:00Z');
+    expect(app!.olderSecrets).toEqual([{ secret: 'first', until: first }]);
+    expect(acceptedSecrets(app!, first - 1)).toEqual(['third', 'second', 'first']);
+    expect(acceptedSecrets(app!, first)).toEqual(['third', 'second']);
+  });
+
+  it('takes an appId of 64 printable ASCII characters, quotes and angle brackets included', () => {
+    const id = `a"<>'${'~'.repeat(58)}!`;
+    expect(id).toHaveLength(64);
+    expect(parseApps([{ appId: id, appSecret: 'x' }])[0]!.appId).toBe(id);
   });
 
   it('accepts the previous secret until previousSecretUntil, then only the current one', () => {
@@ -165,7 +230,7 @@ describe('parseAppsText: one line with file, line and column, and nothing of the
   it('places a refused entry at its key, quoting neither the key nor the value', () => {
     const text = `[\n  {"appId": "a", "appSecret": "x"},\n  {"appId": "b", "appSecret": "y", "${SECRET}": 1}\n]`;
     expect(refusal(text)).toBe(
-      'APPS_FILE /etc/ovu/apps.json:3:36: APPS_FILE[1] has a key that is not one of appId, appSecret, callbackUrl, allowedOrigins, readableApps, widgetToken, previousSecret, previousSecretUntil, quota (keys are case-sensitive)',
+      'APPS_FILE /etc/ovu/apps.json:3:36: APPS_FILE[1] has a key that is not one of appId, appSecret, callbackUrl, allowedOrigins, readableApps, widgetToken, previousSecret, previousSecretUntil, olderSecrets, quota (keys are case-sensitive)',
     );
     const twice = `[\n  {"appId": "${SECRET}", "appSecret": "x"},\n  {"appSecret": "y", "appId": "${SECRET}"}\n]`;
     expect(refusal(twice)).toBe('APPS_FILE /etc/ovu/apps.json:3:22: APPS_FILE[1].appId is listed twice (also in APPS_FILE[0])');

@@ -26,8 +26,19 @@ export interface AppRecord {
   previousSecret?: string;
   /** Milliseconds since 1970 (an ISO time in `APPS_FILE`) after which `previousSecret` is refused. */
   previousSecretUntil?: number;
+  /**
+   * Secrets of rotations before the last one whose overlap has not ended: a second rotation within
+   * an overlap keeps the first one's promise. Each is accepted until its own `until`.
+   */
+  olderSecrets?: OlderSecret[];
   /** Limits of this app; a field left out takes its `APP_*` default (quota.ts). */
   quota?: AppQuota;
+}
+
+/** A secret from an earlier rotation and when it stops being accepted (milliseconds since 1970). */
+interface OlderSecret {
+  secret: string;
+  until: number;
 }
 
 const WIDGET_TOKEN_POLICIES = ['any', 'scoped'] as const;
@@ -35,11 +46,23 @@ type WidgetTokenPolicy = (typeof WIDGET_TOKEN_POLICIES)[number];
 
 /**
  * The secrets that sign this app's requests at `nowMs`: the current one, then the previous one
- * until its time is up. Callbacks are always signed with the current one alone.
+ * and the older ones, each until its time is up. Callbacks are always signed with the current one alone.
  */
 export function acceptedSecrets(app: AppRecord, nowMs: number): string[] {
   const previous = app.previousSecret !== undefined && app.previousSecretUntil !== undefined && nowMs < app.previousSecretUntil;
-  return previous ? [app.appSecret, app.previousSecret!] : [app.appSecret];
+  const older = (app.olderSecrets ?? []).filter((one) => nowMs < one.until).map((one) => one.secret);
+  return [app.appSecret, ...(previous ? [app.previousSecret!] : []), ...older];
+}
+
+/**
+ * What an appId may be: 1 to 64 printable ASCII characters (0x21 to 0x7E). No space, tab or line
+ * break, so an id cannot forge a line in a log or in `apps list`, and none is too long to show.
+ */
+const APP_ID = /^[\x21-\x7e]{1,64}$/;
+export const APP_ID_RULE = '1 to 64 printable ASCII characters (no spaces, no control characters)';
+
+export function isAppId(value: unknown): value is string {
+  return typeof value === 'string' && APP_ID.test(value);
 }
 
 /** The registered apps. Live: the service re-reads `APPS_FILE`, so look an app up per request, never keep it. */
@@ -83,11 +106,30 @@ const KNOWN_KEYS = [
   'widgetToken',
   'previousSecret',
   'previousSecretUntil',
+  'olderSecrets',
   'quota',
 ];
 
 /** A time with its offset, so the end of a rotation cannot depend on the service's time zone. */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Milliseconds since 1970 of an ISO time with its offset; NaN for anything else. */
+const isoTime = (value: unknown) => (typeof value === 'string' && ISO_TIME.test(value) ? Date.parse(value) : Number.NaN);
+
+/** `olderSecrets`: `[{ "secret": "…", "until": "<ISO time>" }, …]`; the error names the element at fault. */
+function parseOlderSecrets(value: unknown, refuse: (message: string, ...path: (string | number)[]) => AppsFileError): OlderSecret[] {
+  if (!Array.isArray(value)) throw refuse('.olderSecrets must be an array of { "secret", "until" }', 'olderSecrets');
+  return value.map((one: unknown, index) => {
+    const at = (message: string) => refuse(`.olderSecrets[${index}]${message}`, 'olderSecrets', index);
+    if (typeof one !== 'object' || one === null || Array.isArray(one)) throw at(' must be an object { "secret", "until" }');
+    const { secret, until, ...rest } = one as Record<string, unknown>;
+    if (Object.keys(rest).length > 0) throw at(' has a key that is not secret or until');
+    if (typeof secret !== 'string' || secret === '') throw at('.secret must be a non-empty string');
+    const ms = isoTime(until);
+    if (Number.isNaN(ms)) throw at('.until must be an ISO time with its offset, like 2026-01-31T12:00:00Z');
+    return { secret, until: ms };
+  });
+}
 
 /** Below this the secret is accepted (operators may have older ones) but start-up warns. */
 export const SHORT_SECRET_LENGTH = 16;
@@ -107,10 +149,7 @@ export function parseApps(json: unknown): AppRecord[] {
     const { appId, appSecret, callbackUrl, allowedOrigins, readableApps, widgetToken, previousSecret, previousSecretUntil } = raw;
     const unknown = Object.keys(raw).find((key) => !KNOWN_KEYS.includes(key));
     if (unknown !== undefined) throw refuse(` has a key that is not one of ${KNOWN_KEYS.join(', ')} (keys are case-sensitive)`, unknown);
-    // Requests are matched after trimming, so an id with outer spaces could never be used.
-    if (typeof appId !== 'string' || appId.trim() === '' || appId.trim() !== appId) {
-      throw refuse('.appId must be a non-empty string without leading or trailing spaces', 'appId');
-    }
+    if (!isAppId(appId)) throw refuse(`.appId must be ${APP_ID_RULE}`, 'appId');
     if (seen.has(appId)) throw refuse(`.appId is listed twice (also in APPS_FILE[${seen.get(appId)}])`, 'appId');
     seen.set(appId, index);
     if (typeof appSecret !== 'string' || appSecret === '') throw refuse('.appSecret must be a non-empty string', 'appSecret');
@@ -122,8 +161,8 @@ export function parseApps(json: unknown): AppRecord[] {
       const bad = allowedOrigins.findIndex((origin) => !isOrigin(origin));
       if (bad >= 0) throw refuse(`.allowedOrigins[${bad}] is not an origin like https://example.com`, 'allowedOrigins', bad);
     }
-    if (readableApps !== undefined && (!isStringArray(readableApps) || readableApps.some((id) => id.trim() === ''))) {
-      throw refuse('.readableApps must be an array of appIds', 'readableApps');
+    if (readableApps !== undefined && (!Array.isArray(readableApps) || !readableApps.every(isAppId))) {
+      throw refuse(`.readableApps must be an array of appIds, each ${APP_ID_RULE}`, 'readableApps');
     }
     if (widgetToken !== undefined && !WIDGET_TOKEN_POLICIES.includes(widgetToken as WidgetTokenPolicy)) {
       throw refuse('.widgetToken must be "any" or "scoped"', 'widgetToken');
@@ -131,8 +170,7 @@ export function parseApps(json: unknown): AppRecord[] {
     if (previousSecret !== undefined && (typeof previousSecret !== 'string' || previousSecret === '')) {
       throw refuse('.previousSecret must be a non-empty string', 'previousSecret');
     }
-    const until =
-      typeof previousSecretUntil === 'string' && ISO_TIME.test(previousSecretUntil) ? Date.parse(previousSecretUntil) : Number.NaN;
+    const until = isoTime(previousSecretUntil);
     if (previousSecretUntil !== undefined && Number.isNaN(until)) {
       throw refuse('.previousSecretUntil must be an ISO time with its offset, like 2026-01-31T12:00:00Z', 'previousSecretUntil');
     }
@@ -151,6 +189,7 @@ export function parseApps(json: unknown): AppRecord[] {
       app.previousSecret = previousSecret as string;
       app.previousSecretUntil = until;
     }
+    if (raw.olderSecrets !== undefined) app.olderSecrets = parseOlderSecrets(raw.olderSecrets, refuse);
     if (raw.quota !== undefined)
       app.quota = parseQuota(raw.quota, (message, field) => refuse(`.quota${message}`, 'quota', ...(field === undefined ? [] : [field])));
     return app;

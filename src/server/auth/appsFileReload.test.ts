@@ -1,4 +1,4 @@
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -78,6 +78,21 @@ describe('reloadAppsFile', () => {
         `APPS_FILE ${file}:1:33: not valid JSON (nested deeper than 32 levels); still serving the last good set`,
         `APPS_FILE ${file}:2:20: not UTF-8 text (save the file as UTF-8); still serving the last good set`,
       ]);
+    } finally {
+      reload.close();
+    }
+  });
+  it('follows a symlinked file: a new target saved in its own folder is served', async () => {
+    const real = mkdtempSync(join(dir, 'real-'));
+    writeFileSync(join(real, 'apps.json'), JSON.stringify(ONE));
+    const link = join(dir, 'linked.json');
+    symlinkSync(join(real, 'apps.json'), link);
+    const served: (readonly AppRecord[])[] = [];
+    const reload = reloadAppsFile({ file: link, served: ONE, replace: (apps) => served.push(apps), log: createLogger(() => {}) });
+    try {
+      writeFileSync(join(real, 'apps.json.tmp'), JSON.stringify(TWO));
+      renameSync(join(real, 'apps.json.tmp'), join(real, 'apps.json'));
+      await vi.waitFor(() => expect(served).toEqual([TWO]), { timeout: 5000 });
     } finally {
       reload.close();
     }

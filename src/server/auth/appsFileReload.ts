@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { realpathSync, watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../log';
 import { AppsFileError, loadAppsFile, SHORT_SECRET_LENGTH, type AppRecord } from './apps';
@@ -70,24 +70,34 @@ export function reloadAppsFile(options: AppsFileReloadOptions): AppsFileReload {
 
   const onSignal = () => load(true);
   process.on('SIGHUP', onSignal);
-  let watcher: FSWatcher | undefined;
+  // A symlinked file is replaced in its target's folder (the CLI writes through links): both are watched.
+  const folders = new Set([dirname(file)]);
   try {
-    watcher = watch(dirname(file), { persistent: false }, () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => load(false), SETTLE_MS);
-    });
-    watcher.on('error', (error) => {
-      log.warn('APPS_FILE is no longer watched for changes; send SIGHUP after editing it', {
+    folders.add(dirname(realpathSync(file)));
+  } catch {
+    // Not readable now: the load that follows a change says why.
+  }
+  const watchers: FSWatcher[] = [];
+  for (const folder of folders) {
+    try {
+      const watcher = watch(folder, { persistent: false }, () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => load(false), SETTLE_MS);
+      });
+      watchers.push(watcher);
+      watcher.on('error', (error) => {
+        log.warn('APPS_FILE is no longer watched for changes; send SIGHUP after editing it', {
+          appsFile: file,
+          error: (error as NodeJS.ErrnoException).code,
+        });
+        watcher.close();
+      });
+    } catch (error) {
+      log.warn('APPS_FILE cannot be watched for changes; send SIGHUP after editing it', {
         appsFile: file,
         error: (error as NodeJS.ErrnoException).code,
       });
-      watcher?.close();
-    });
-  } catch (error) {
-    log.warn('APPS_FILE cannot be watched for changes; send SIGHUP after editing it', {
-      appsFile: file,
-      error: (error as NodeJS.ErrnoException).code,
-    });
+    }
   }
 
   return {
@@ -95,7 +105,7 @@ export function reloadAppsFile(options: AppsFileReloadOptions): AppsFileReload {
     close() {
       process.off('SIGHUP', onSignal);
       clearTimeout(timer);
-      watcher?.close();
+      for (const watcher of watchers) watcher.close();
     },
   };
 }
