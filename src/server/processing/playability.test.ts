@@ -3,7 +3,14 @@ import { remuxPlan } from './playability';
 import type { StreamCodecs } from './probe';
 
 const MP4 = 'mov,mp4,m4a,3gp,3g2,mj2';
-const h264 = (profile: string, pixelFormat = 'yuv420p') => ({ index: 0, codec: 'h264', profile, pixelFormat, firstFrameHidden: false });
+const h264 = (profile: string, pixelFormat = 'yuv420p') => ({
+  index: 0,
+  codec: 'h264',
+  profile,
+  pixelFormat,
+  firstFrameHidden: false,
+  openGop: false,
+});
 const codecs = (overrides: Partial<StreamCodecs> = {}): StreamCodecs => ({
   container: MP4,
   video: h264('High'),
@@ -36,8 +43,9 @@ describe('remuxPlan', () => {
     for (const source of refused) expect(remuxPlan(source)).toBeUndefined();
   });
 
-  it('encodes a cut whose edit list hides its first frames, and remuxes one that only delays them (B-frames)', () => {
+  it('encodes a cut whose edit list hides its first frames, and open GOPs; remuxes B-frames in closed GOPs', () => {
     expect(remuxPlan(codecs({ video: { ...h264('High'), firstFrameHidden: true } }))).toBeUndefined();
+    expect(remuxPlan(codecs({ video: { ...h264('High'), openGop: true } }))).toBeUndefined();
     expect(remuxPlan(codecs({ video: h264('High') }))).toBeDefined();
   });
 });

@@ -27,7 +27,8 @@ export interface RemuxPlan {
  * H.264/AAC streams copy into an MP4 as they are (the timestamps, edit list and display matrix
  * keep their meaning). Not when an edit list hides the first frames (a cut made without
  * encoding): Firefox shows them, and its duration grows by them as it plays; the encode drops
- * them. The file's name is never consulted, only what ffprobe read.
+ * them. Nor with open GOPs: Chromium fails to decode the pictures after a key frame it seeked
+ * to (a media error, the end of playback). The file's name is never consulted, only what ffprobe read.
  */
 export function remuxPlan(codecs: StreamCodecs): RemuxPlan | undefined {
   const { container, video, audio } = codecs;
@@ -36,7 +37,8 @@ export function remuxPlan(codecs: StreamCodecs): RemuxPlan | undefined {
     video.codec === 'h264' &&
     PLAYABLE_PROFILES.has(video.profile) &&
     PLAYABLE_PIXEL_FORMATS.has(video.pixelFormat) &&
-    !video.firstFrameHidden;
+    !video.firstFrameHidden &&
+    !video.openGop;
   if (!playable) return undefined;
   if (!audio) return { videoStream: video.index, audio: 'none' };
   return { videoStream: video.index, audioStream: audio.index, audio: audio.codec === 'aac' ? 'copy' : 'encode' };

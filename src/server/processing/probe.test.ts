@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeMedia, endOfPackets, endOfStreams, NotAVideoError } from './probe';
+import { describeMedia, endOfPackets, endOfStreams, gopFacts, NotAVideoError } from './probe';
 
 const json = (value: unknown) => JSON.stringify(value);
 const videoStream = { codec_type: 'video', width: 1920, height: 1080, sample_aspect_ratio: '1:1' };
@@ -46,15 +46,30 @@ describe('describeMedia', () => {
     ];
     expect(describeMedia(json({ streams, format: { duration: '1', format_name: 'mov,mp4,m4a,3gp,3g2,mj2' } })).codecs).toEqual({
       container: 'mov,mp4,m4a,3gp,3g2,mj2',
-      video: { index: 1, codec: 'h264', profile: 'High', pixelFormat: 'yuv420p', firstFrameHidden: false },
+      video: { index: 1, codec: 'h264', profile: 'High', pixelFormat: 'yuv420p', firstFrameHidden: false, openGop: false },
       audio: { index: 2, codec: 'aac' },
     });
   });
 
-  it('calls the first frame hidden when its packet is one the edit list discards', () => {
+  it('calls the first frame hidden when the edit list discards its packet, and GOPs open when pictures after a key frame show before it', () => {
+    // Decoding order; pts in frames. A cut: the edit list discards the frames before it.
+    expect(gopFacts('-25,KD\n-24,_D\n-23,_D\n0,__\n1,__')).toEqual({ firstFrameHidden: true, openGop: false });
+    // B-frames in closed GOPs: after each key frame, only pictures shown after it.
+    const closed = '0,K_\n4,__\n2,__\n1,__\n3,__\n24,K_\n28,__\n26,__\n25,__\n27,__';
+    expect(gopFacts(closed)).toEqual({ firstFrameHidden: false, openGop: false });
+    // Open GOPs: the key frame at 24 is followed by 22, 21, 23, which refer to the GOP before.
+    const open = '0,K_\n4,__\n2,__\n1,__\n3,__\n24,K_\n22,__\n21,__\n23,__\n28,__';
+    expect(gopFacts(open)).toEqual({ firstFrameHidden: false, openGop: true });
+    expect(gopFacts('')).toEqual({ firstFrameHidden: false, openGop: false });
+    expect(gopFacts('N/A,K_\n0,K_\nN/A,__')).toEqual({ firstFrameHidden: false, openGop: false });
+  });
+
+  it('reads the GOP facts into the codecs', () => {
     const described = json({ streams: [videoStream], format: { duration: '1', format_name: 'mov,mp4,m4a,3gp,3g2,mj2' } });
-    const hidden = (flags: string) => describeMedia(described, undefined, { firstVideoPacketFlags: flags }).codecs.video.firstFrameHidden;
-    expect([hidden('KD'), hidden('_D'), hidden('K_'), hidden('')]).toEqual([true, true, false, false]);
+    expect(describeMedia(described, undefined, { videoPackets: '0,KD\n1,__' }).codecs.video).toMatchObject({
+      firstFrameHidden: true,
+      openGop: false,
+    });
   });
 
   it('works out the bitrate from size and duration when ffprobe gives none', () => {

@@ -55,6 +55,11 @@ export interface StreamCodecs {
      * without encoding leaves (the frames from the key frame before the cut stay in the file).
      */
     firstFrameHidden: boolean;
+    /**
+     * Open GOPs: a key frame is followed (in decoding order) by pictures shown before it, which
+     * refer to the GOP before. A player that seeks to that key frame cannot decode them.
+     */
+    openGop: boolean;
   };
   /** The first audio stream; absent when there is none. */
   audio?: { index: number; codec: string };
@@ -167,8 +172,35 @@ export function endOfStreams(csv: string, streams: { index?: number; time_base?:
 export interface PacketFacts {
   /** The length measured from the packets: it counts when the header states none. */
   duration?: number;
-  /** ffprobe's `flags` of the video's first packet, e.g. `KD` (key frame, discarded). */
-  firstVideoPacketFlags?: string;
+  /** ffprobe's `packet=pts,flags` of the video's first seconds as CSV, in decoding order, e.g. `0,K_`. */
+  videoPackets?: string;
+}
+
+/** How much of the video {@link probeMedia} reads to tell its GOPs: an encoder keeps one structure throughout. */
+const GOP_SAMPLE_SECONDS = 30;
+
+/**
+ * What the first packets of a video tell: whether the first is one the edit list leaves out
+ * (ffmpeg's MP4 demuxer flags those D, discard), and whether any key frame after the first is
+ * followed, before the next key frame, by a picture shown earlier than it (open GOPs).
+ */
+export function gopFacts(csv: string): { firstFrameHidden: boolean; openGop: boolean } {
+  const packets = csv
+    .split('\n')
+    .map((line) => line.split(','))
+    .filter(([pts, flags]) => pts !== undefined && flags !== undefined)
+    .map(([pts, flags]) => ({
+      pts: /^-?\d+$/.test(pts!) ? Number(pts) : undefined,
+      key: flags!.includes('K'),
+      discard: flags!.includes('D'),
+    }));
+  let openGop = false;
+  let keyPts: number | undefined;
+  packets.forEach((packet, index) => {
+    if (packet.key) keyPts = index === 0 ? undefined : packet.pts;
+    else if (keyPts !== undefined && packet.pts !== undefined && packet.pts < keyPts) openGop = true;
+  });
+  return { firstFrameHidden: packets[0]?.discard ?? false, openGop };
 }
 
 /**
@@ -206,8 +238,7 @@ export function describeMedia(json: string, maxPixels = Number.MAX_SAFE_INTEGER,
         codec: video.codec_name ?? '',
         profile: video.profile ?? '',
         pixelFormat: video.pix_fmt ?? '',
-        // ffmpeg's MP4 demuxer marks the packets an edit list leaves out with D (discard).
-        firstFrameHidden: packets.firstVideoPacketFlags?.includes('D') ?? false,
+        ...gopFacts(packets.videoPackets ?? ''),
       },
       ...(audio ? { audio: { index: audio.index ?? 0, codec: audio.codec_name ?? '' } } : {}),
     },
@@ -226,7 +257,8 @@ export const ISO_MEDIA = 'mov,mp4,m4a,3gp,3g2,mj2';
  * Packets are read only when the description leaves something out: a file whose header states no
  * length (MediaRecorder writes its WebM as a live stream, with no Duration and no Cues) is
  * measured from all of them (a demux, no decoding, a few bytes of output per packet); of an
- * MP4/MOV, the video's first packet tells whether an edit list hides it.
+ * MP4/MOV, the video's first seconds tell whether an edit list hides its first frames and whether
+ * its GOPs are open ({@link gopFacts}).
  */
 export async function probeMedia(
   ffprobePath: string,
@@ -262,7 +294,7 @@ export async function probeMedia(
   if (!video) return describeMedia(json, maxPixels);
   const facts: PacketFacts = {};
   if (parsed.format?.format_name === ISO_MEDIA) {
-    const flags = await runMediaTool(
+    facts.videoPackets = await runMediaTool(
       ffprobePath,
       [
         '-v',
@@ -270,9 +302,9 @@ export async function probeMedia(
         '-select_streams',
         String(video.index ?? 0),
         '-read_intervals',
-        '%+#1',
+        `%+${GOP_SAMPLE_SECONDS}`,
         '-show_entries',
-        'packet=flags',
+        'packet=pts,flags',
         '-of',
         'csv=p=0',
         `file:${file}`,
@@ -280,7 +312,6 @@ export async function probeMedia(
       signal,
       ledger,
     );
-    facts.firstVideoPacketFlags = flags.trim();
   }
   if (statedDuration(parsed, video) === 0) {
     const packets = await runMediaTool(
