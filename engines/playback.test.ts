@@ -1,68 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServiceWorld, type ServiceWorld } from '../e2e/support/world';
-import { until, type Engine } from './support/engine';
 import { launchFirefox } from './support/firefox';
-import { PLAYBACK_REPORT, playScript, processMatrix, SHAPES, type Matrix, type Playback } from './support/playbackMatrix';
+import { playbackSuite } from './support/playbackSuite';
 import { launchWebKit } from './support/webkit';
 
-/**
- * The first play file (PlayURL at status 1) of every shape in the matrix plays in Firefox ESR and
- * WebKitGTK: no media error, the source's duration, its picture the right way up, and on to the
- * end after a seek. Each engine is one browser session for the whole matrix, processed once.
- */
-
-/**
- * A player's duration against ffprobe's source: an encoded rung's sound runs up to about 0.09 s
- * past its picture (AAC's priming and padding: a fragmented MP4 has no edit list for them).
- */
-const DURATION_TOLERANCE_S = 0.15;
-
-let world: ServiceWorld;
-let matrix: Matrix;
-
-beforeAll(async () => {
-  world = await startServiceWorld();
-  matrix = await processMatrix(world.service);
-}, 240_000);
-afterAll(async () => {
-  await world?.stop();
-  matrix?.remove();
-});
-
-describe.each([
-  // WebKitGTK under xvfb counts no frames in getVideoPlaybackQuality, whatever it shows.
+// e2e/playback.test.ts plays the same matrix in Chromium.
+playbackSuite([
   { name: 'Firefox ESR', launch: launchFirefox, countsFrames: true },
   { name: 'WebKitGTK', launch: launchWebKit, countsFrames: false },
-])('in $name', ({ launch, countsFrames }) => {
-  let engine: Engine;
-  beforeAll(async () => {
-    engine = await launch();
-    await engine.open(`${world.host.origin}/blank.html`);
-  });
-  afterAll(async () => {
-    await engine?.quit();
-  });
-
-  it.each(SHAPES.map((shape, index) => [shape.name, index] as const))(
-    '%s: the first play file plays to its end, upright',
-    async (_shape, index) => {
-      const file = matrix.files[index]!;
-      expect(file.label === 'Original', `first play file ${file.label}`).toBe(file.remuxed);
-      await engine.evaluate(playScript(file.url));
-      const played = await until(
-        'the video ended or failed',
-        () => engine.evaluate<Playback | null>(PLAYBACK_REPORT).then((report) => report ?? undefined),
-        30_000,
-      );
-      const seen = JSON.stringify(played);
-      expect(played.error, seen).toBeUndefined();
-      expect(played.ended, seen).toBe(true);
-      // A remux states its length in its moov; Firefox learns a fragmented rung's only from the fragments it has read.
-      if (file.remuxed)
-        expect(Math.abs(played.duration! - file.duration), `${seen} against ${file.duration}`).toBeLessThan(DURATION_TOLERANCE_S);
-      expect(Math.abs(played.endDuration! - file.duration), `${seen} against ${file.duration}`).toBeLessThan(DURATION_TOLERANCE_S);
-      expect(played.width! / played.height!, seen).toBeCloseTo(file.aspect, 1);
-      if (countsFrames) expect(played.frames, seen).toBeGreaterThan(0);
-    },
-  );
-});
+]);
