@@ -12,6 +12,7 @@ import { pagingBench } from './paging';
 import { playableFirstBench } from './playableFirst';
 import { processingBench } from './processing';
 import { quotaBench } from './quota';
+import { rungStartBench } from './rungStart';
 import { s3UploadBench } from './s3Upload';
 import { sizeReport } from './size';
 import { startupBench } from './startup';
@@ -29,6 +30,11 @@ const BENCHES: { name: string; title: string; run: () => void | Promise<void> }[
   { name: 'paging', title: 'list paging with 100,000 videos on SQLite and PostgreSQL, and Get beside deep pages', run: pagingBench },
   { name: 'processing', title: 'processing: transcoding wall time', run: processingBench },
   { name: 'presets', title: 'processing: x264 presets for the ladder, CPU-seconds and SSIM', run: ladderPresetsBench },
+  {
+    name: 'rungstart',
+    title: 'processing: each rung’s start offset, and the top rung’s SSIM beside a standalone encode',
+    run: rungStartBench,
+  },
   { name: 'playable', title: 'processing: last byte to status 1 (remux first) and to the full ladder', run: playableFirstBench },
   { name: 'download', title: 'server-side download: throughput, service RSS', run: downloadBench },
 ];

@@ -87,8 +87,12 @@ const KEYFRAME_SECONDS = 2;
  * ffmpeg 5.1 (Debian 12's) with `frag_keyframe+global_sidx` alone writes the first fragment's
  * samples into a plain mdat before the sidx, which HLS then cannot address.
  * `default_base_moof` makes each fragment stand alone, as an HLS segment must.
+ * `delay_moov` writes the (still empty) moov once the first fragment is cut, when the muxer knows
+ * each track's first timestamps, so it carries an edit list: without one, B-frames' decoding delay
+ * starts the picture two frames after the sound and the source's clock, and the AAC encoder's
+ * priming samples are heard before the sound.
  */
-const FRAGMENTED = '+frag_keyframe+empty_moov+default_base_moof+global_sidx';
+const FRAGMENTED = '+frag_keyframe+empty_moov+delay_moov+default_base_moof+global_sidx';
 
 /**
  * One ffmpeg run decodes the source once and writes every rendition (H.264 + AAC in fragmented
