@@ -11,7 +11,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -183,7 +183,7 @@ describe('open-video-upload apps', () => {
   it('takes over the lock a crashed command left behind', async () => {
     // A process that has ended: its id names no running process.
     const ended = spawnSync(process.execPath, ['-e', '0']).pid!;
-    writeFileSync(`${appsFile}.lock`, `${ended}\n`);
+    writeFileSync(`${appsFile}.lock`, `${ended}@${hostname()}\n`);
     expect((await cli('apps', 'add', 'after-crash')).code).toBe(0);
     expect(existsSync(`${appsFile}.lock`)).toBe(false);
     expect((await cli('apps', 'remove', 'after-crash')).code).toBe(0);

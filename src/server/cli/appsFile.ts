@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { link, open, readFile, readlink, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadAppsFile, parseApps } from '../auth/apps';
 import { CliError } from './cliError';
@@ -34,8 +35,14 @@ export async function readEntries(path: string): Promise<AppEntry[]> {
 /** How long a command waits for another one's edit before it gives up. */
 const LOCK_WAIT_MS = 10_000;
 const LOCK_RETRY_MS = 25;
-/** A lock file that names no process (its holder died between making and writing it) is stale after this. */
-const UNNAMED_LOCK_STALE_MS = 10_000;
+/**
+ * A lock this host cannot check is stale after this: one that names no process (its holder died
+ * between making and writing it), or a process of another host or container, whose ids mean
+ * nothing here. An edit holds the lock for milliseconds.
+ */
+const UNCHECKED_LOCK_STALE_MS = 60_000;
+/** Who holds a lock: the process id and the host, as `1234@host`. */
+const LOCK_OWNER = `${process.pid}@${hostname()}`;
 
 /**
  * The file `path` names in the end: a symlink is followed (dangling too, for a file not made
@@ -69,13 +76,14 @@ const isAlive = (pid: number) => {
   }
 };
 
-/** The pid a lock file names, and whether its holder is gone (a crashed command leaves its lock behind). */
-async function lockHolder(lock: string): Promise<{ pid?: number; stale: boolean; ino: number } | undefined> {
+/** Who a lock file names, and whether its holder is gone (a crashed command leaves its lock behind). */
+async function lockHolder(lock: string): Promise<{ owner: string; stale: boolean; ino: number } | undefined> {
   try {
     const info = await stat(lock);
-    const pid = Number((await readFile(lock, 'utf8')).trim());
-    if (Number.isSafeInteger(pid) && pid > 0) return { pid, stale: !isAlive(pid), ino: info.ino };
-    return { stale: Date.now() - info.mtimeMs > UNNAMED_LOCK_STALE_MS, ino: info.ino };
+    const owner = (await readFile(lock, 'utf8')).trim();
+    const [pid, host] = owner.split('@');
+    if (host === hostname() && Number(pid) > 0) return { owner, stale: !isAlive(Number(pid)), ino: info.ino };
+    return { owner, stale: Date.now() - info.mtimeMs > UNCHECKED_LOCK_STALE_MS, ino: info.ino };
   } catch {
     return undefined;
   }
@@ -99,7 +107,7 @@ async function breakStaleLock(lock: string, staleIno: number): Promise<void> {
 
 /**
  * Runs `edit` while holding `<target>.lock` (made with O_EXCL beside the file, holding this
- * process's id), so commands run at once edit one after the other and none loses another's
+ * process's id and host), so commands run at once edit one after the other and none loses another's
  * change. `edit` is handed the target file's path.
  */
 export async function withAppsFileLock<T>(path: string, edit: (target: string) => Promise<T>): Promise<T> {
@@ -110,7 +118,7 @@ export async function withAppsFileLock<T>(path: string, edit: (target: string) =
     try {
       const handle = await open(lock, 'wx', 0o600);
       try {
-        await handle.writeFile(`${process.pid}\n`);
+        await handle.writeFile(`${LOCK_OWNER}\n`);
       } finally {
         await handle.close();
       }
@@ -125,7 +133,7 @@ export async function withAppsFileLock<T>(path: string, edit: (target: string) =
       continue;
     }
     if (Date.now() > giveUpAt) {
-      const who = holder?.pid === undefined ? 'another command' : `another command (process ${holder.pid})`;
+      const who = holder?.owner ? `another command (process ${holder.owner})` : 'another command';
       throw new CliError('refused', `APPS_FILE is being edited by ${who}: try again; if no command runs, remove ${lock}. Nothing changed.`);
     }
     await new Promise((done) => setTimeout(done, LOCK_RETRY_MS));
