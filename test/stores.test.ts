@@ -313,7 +313,7 @@ describe('upgrading a SQLite database of schema version 1', () => {
     await (await openStores({ dataDir: dir, databaseUrl: undefined })).close();
     // What version 1 left: its index, no counts, its version in user_version only, and videos of two users.
     const db = openDatabase(dir);
-    db.exec(`DROP TABLE video_counts; DROP TABLE settings; DROP TABLE quota_buckets; DROP TABLE retired_play_files; ALTER TABLE videos DROP COLUMN rendition_bytes; ALTER TABLE videos DROP COLUMN downloaded_bytes; DROP INDEX jobs_by_app; DROP INDEX jobs_app_turns; ALTER TABLE jobs DROP COLUMN app_id; ALTER TABLE jobs DROP COLUMN claimed_at; ALTER TABLE jobs DROP COLUMN lease_until; ALTER TABLE play_files DROP COLUMN segmented; DROP TABLE kysely_migration; DROP TABLE kysely_migration_lock; DROP INDEX videos_by_user;
+    db.exec(`DROP TABLE video_counts; DROP TABLE settings; DROP TABLE quota_buckets; DROP TABLE retired_play_files; ALTER TABLE videos DROP COLUMN rendition_bytes; ALTER TABLE videos DROP COLUMN downloaded_bytes; DROP INDEX jobs_by_app; DROP INDEX jobs_app_turns; ALTER TABLE jobs DROP COLUMN app_id; ALTER TABLE jobs DROP COLUMN claimed_at; ALTER TABLE jobs DROP COLUMN lease_until; ALTER TABLE play_files DROP COLUMN segmented; ALTER TABLE uploads DROP COLUMN active_at; DROP TABLE kysely_migration; DROP TABLE kysely_migration_lock; DROP INDEX videos_by_user;
       CREATE INDEX videos_by_user ON videos (app_id, create_user, created_at DESC); PRAGMA user_version = 1`);
     const add = db.prepare(
       `INSERT INTO videos (id, app_id, title, create_user, source_get_type, status, created_at, updated_at) VALUES (?, 'app-a', 't', ?, 1, 8, ?, 0)`,

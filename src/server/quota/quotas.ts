@@ -4,7 +4,6 @@ import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 import type { BucketName } from '../storage/quotaBuckets';
 import type { Stores } from '../storage/stores';
-import { TICKET_LIFETIME_SECONDS } from '../upload/ticket';
 import { freshBucket, takeTokens, type BucketLimit } from './tokenBucket';
 import { TokenLeases } from './tokenLeases';
 
@@ -43,10 +42,13 @@ export function appLimits(app: AppRecord, defaults: AppQuota): AppLimits {
   };
 }
 
-/** An upload unfinished for longer than a ticket lives was given up: it no longer counts as in flight. */
-const IN_FLIGHT_WINDOW_MS = TICKET_LIFETIME_SECONDS * 1000;
-/** When uploads in flight are at the limit, nothing says when one ends; the uploader's person is told to try again in this. */
-const IN_FLIGHT_RETRY_SECONDS = 30;
+/**
+ * An unfinished upload counts as in flight while it receives bytes: until this long after its
+ * last PATCH (or its creation). One idle longer is paused or given up, and holds no place: it
+ * may resume later, counting again. The uploader sends PATCH after PATCH, retrying a failed one
+ * within seconds, and the tus endpoint records a long PATCH's activity every minute.
+ */
+export const IN_FLIGHT_IDLE_MS = 5 * 60 * 1000;
 
 /**
  * A request of an app whose bucket this instance already knows empty (it was refused before and
@@ -170,10 +172,14 @@ async function checkUploadRoom(
   size: number,
 ): Promise<void> {
   if (limits.uploadsInFlight !== undefined) {
-    const running = await stores.uploads.countInFlight(appId, service.now() - IN_FLIGHT_WINDOW_MS, videoId);
-    if (running >= limits.uploadsInFlight) {
+    const now = service.now();
+    const { count, oldestActiveAt = now } = await stores.uploads.inFlight(appId, now - IN_FLIGHT_IDLE_MS, videoId);
+    if (count >= limits.uploadsInFlight) {
+      // When the least recently active upload stops counting unless it receives bytes first: the
+      // soonest a place frees without an upload ending.
+      const retryAfterSeconds = Math.max(1, Math.ceil((oldestActiveAt + IN_FLIGHT_IDLE_MS - now) / 1000));
       throw new ApiError('TOO_MANY_REQUESTS', `over the app's uploadsInFlight quota (${limits.uploadsInFlight} at once)`, {
-        retryAfterSeconds: IN_FLIGHT_RETRY_SECONDS,
+        retryAfterSeconds,
       });
     }
   }

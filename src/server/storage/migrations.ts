@@ -227,5 +227,16 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('retired_play_files_due').on('retired_play_files').column('remove_at').execute();
       },
     },
+    '0010_upload_activity': {
+      async up(db) {
+        // When an upload last received bytes: it counts as in flight, and is kept, by that rather
+        // than by its creation (quota/quotas.ts). An upload an upgrade finds was last active when created.
+        await db.schema
+          .alterTable('uploads')
+          .addColumn('active_at', big, (c) => c.notNull().defaultTo(0))
+          .execute();
+        await sql`UPDATE uploads SET active_at = created_at`.execute(db);
+      },
+    },
   };
 }

@@ -39,6 +39,8 @@ export interface Schema {
     file_type: Generated<string>;
     fingerprint: Generated<string>;
     created_at: number;
+    /** When its last bytes came (a PATCH), else its creation. */
+    active_at: number;
     finished_at: number | null;
   };
   play_files: { video_id: string; file: string; bitrate: number; label: string; height: Generated<number>; segmented: Generated<number> };

@@ -13,11 +13,21 @@ export interface Upload {
   /** The uploader's fingerprint of the chosen file, to resume only the same file. */
   fingerprint: string;
   createdAt: number;
+  /** When it last received bytes (a PATCH), else when it was created. */
+  activeAt: number;
   /** When its bytes became the video's source file; null while unfinished. */
   finishedAt: number | null;
 }
 
-export type NewUpload = Omit<Upload, 'finishedAt'>;
+/** A new upload is active from its creation. */
+export type NewUpload = Omit<Upload, 'finishedAt' | 'activeAt'>;
+
+/** The app's uploads in flight, and the least recent activity among them. */
+export interface InFlight {
+  count: number;
+  /** Undefined when there are none. */
+  oldestActiveAt: number | undefined;
+}
 
 type UploadRow = Selectable<Schema['uploads']>;
 
@@ -31,6 +41,7 @@ function toUpload(row: UploadRow): Upload {
     fileType: row.file_type,
     fingerprint: row.fingerprint,
     createdAt: row.created_at,
+    activeAt: row.active_at,
     finishedAt: row.finished_at,
   };
 }
@@ -61,6 +72,7 @@ export class UploadStore {
         file_type: upload.fileType,
         fingerprint: upload.fingerprint,
         created_at: upload.createdAt,
+        active_at: upload.createdAt,
         finished_at: null,
       })
       .execute();
@@ -71,28 +83,42 @@ export class UploadStore {
     await this.db.deleteFrom('uploads').where('id', '=', id).where('finished_at', 'is', null).execute();
   }
 
+  /**
+   * Records that an unfinished upload receives bytes at `now`. False when there is no such upload
+   * (removed as abandoned a moment ago, or finished): the caller must not write to it.
+   */
+  async touch(id: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('uploads')
+      .set({ active_at: now })
+      .where('id', '=', id)
+      .where('finished_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   /** `size` is the final length, which a deferred upload learns only at its end. */
   async markFinished(id: string, size: number, now: number): Promise<void> {
     await this.db.updateTable('uploads').set({ finished_at: now, size }).where('id', '=', id).where('finished_at', 'is', null).execute();
   }
 
   /**
-   * The app's uploads under way: unfinished, their video still waiting for its file, and created
-   * since `since` (an older one was given up). `exceptVideoId`'s is left out: a new upload of
-   * that video replaces it.
+   * The app's uploads under way: unfinished, their video still waiting for its file, and active
+   * since `since` (one idle longer is paused or given up). `exceptVideoId`'s is left out: a new
+   * upload of that video replaces it.
    */
-  async countInFlight(appId: string, since: number, exceptVideoId: string): Promise<number> {
+  async inFlight(appId: string, since: number, exceptVideoId: string): Promise<InFlight> {
     const row = await this.db
       .selectFrom('uploads')
       .innerJoin('videos', 'videos.id', 'uploads.video_id')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min<number | string | null>('uploads.active_at').as('oldest')])
       .where('uploads.app_id', '=', appId)
       .where('uploads.finished_at', 'is', null)
       .where('videos.status', '=', 8)
-      .where('uploads.created_at', '>=', since)
+      .where('uploads.active_at', '>=', since)
       .where('uploads.video_id', '!=', exceptVideoId)
       .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return { count: Number(row.n), oldestActiveAt: row.oldest === null ? undefined : Number(row.oldest) };
   }
 
   /**
@@ -110,16 +136,30 @@ export class UploadStore {
     return Number(row.bytes);
   }
 
-  /** Unfinished uploads created before `before`: given up by now (their ticket has run out). */
-  async unfinishedBefore(before: number): Promise<Upload[]> {
+  /** Unfinished uploads that received nothing since `before`: given up by now. */
+  async idleSince(before: number): Promise<Upload[]> {
     const rows = await this.db
       .selectFrom('uploads')
       .selectAll()
       .where('finished_at', 'is', null)
-      .where('created_at', '<', before)
-      .orderBy('created_at')
+      .where('active_at', '<', before)
+      .orderBy('active_at')
       .execute();
     return rows.map(toUpload);
+  }
+
+  /**
+   * Removes an unfinished upload only if it is still idle since `before`, in one statement, so an
+   * upload resumed meanwhile ({@link touch}) is kept. True when it was removed.
+   */
+  async removeIdle(id: string, before: number): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('uploads')
+      .where('id', '=', id)
+      .where('finished_at', 'is', null)
+      .where('active_at', '<', before)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
   }
 
   /** Uploads whose video still waits for its file: the candidates for the start-up re-check. */

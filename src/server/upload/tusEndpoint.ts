@@ -29,6 +29,9 @@ function uploadIdOf(pathname: string): string | undefined {
   return UPLOAD_URL.exec(pathname)?.[1];
 }
 
+/** How often a PATCH whose body takes long records that its upload is still active. */
+const ACTIVITY_EVERY_MS = 60_000;
+
 /** Random, never the videoId: a second creation under a reused id would reset a finished upload to offset 0. */
 function newUploadId(): string {
   return randomBytes(16).toString('hex');
@@ -192,19 +195,48 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
       .catch((error: unknown) => service.log.error('terminated upload row not removed', { uploadId: id, error: String(error) }));
   });
   const { metrics } = service;
+  /**
+   * Records a PATCH's activity while its body arrives (the quotas count an upload in flight by
+   * it, the expiry keeps it by it): at most once per {@link ACTIVITY_EVERY_MS}, and at its end.
+   * Written without waiting: a lost write only makes the upload look idle a little sooner.
+   */
+  const activityOf = (uploadId: string) => {
+    let recordedAt = service.now();
+    const record = () => {
+      recordedAt = service.now();
+      rows.touch(uploadId, recordedAt).catch((error: unknown) => {
+        if (!service.outages.answer(error)) service.log.warn('upload activity not recorded', { uploadId, error: String(error) });
+      });
+    };
+    return {
+      receiving: () => {
+        if (service.now() - recordedAt >= ACTIVITY_EVERY_MS) record();
+      },
+      ended: record,
+    };
+  };
   // tus.handle as @tus/server writes it, but with its refusals sent as JSON (sendTusReply) and
   // a PATCH body taken in without a copy per chunk: about 1.5× the throughput at two thirds of the
   // CPU (`npm run bench -- ingest`). `appId` is the ticket's: every method but OPTIONS has one.
-  const passOn = async (req: IncomingMessage, res: ServerResponse, appId?: string) => {
+  const passOn = async (req: IncomingMessage, res: ServerResponse, appId?: string, uploadId?: string) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const request = new NodeRequest({ req, res });
     if (req.method === 'PATCH') {
-      if (appId === undefined) throw new TypeError('a PATCH passes the ticket check first');
+      if (appId === undefined || uploadId === undefined) throw new TypeError('a PATCH passes the ticket check first');
       const counted = { app_id: appId };
-      Object.defineProperty(request, 'body', { value: uncopiedBody(req, (bytes) => metrics.uploadBytes.inc(counted, bytes)) });
+      const activity = activityOf(uploadId);
+      Object.defineProperty(request, 'body', {
+        value: uncopiedBody(req, (bytes) => {
+          metrics.uploadBytes.inc(counted, bytes);
+          activity.receiving();
+        }),
+      });
       metrics.uploadsInProgress.inc(counted);
       // On the reply's end, not the handler's: a reply to a client gone mid-body may never settle.
-      res.once('close', () => metrics.uploadsInProgress.dec(counted));
+      res.once('close', () => {
+        metrics.uploadsInProgress.dec(counted);
+        activity.ended();
+      });
     }
     await sendTusReply(res, req.method ?? '', await tus.handleWeb(request), service.log);
   };
@@ -249,8 +281,13 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
       // A client that lost the last PATCH's reply (a crash, a failed finish) asks its offset here:
       // it is told "complete" only once the upload is the video's source.
       if (method === 'HEAD' && row.finishedAt === null && (await finisher.isComplete(row.id))) await finisher.finish(row.id);
+      // Recorded before any byte is written, and refused if the upload was removed as abandoned meanwhile.
+      if (method === 'PATCH' && row.finishedAt === null && !(await rows.touch(row.id, service.now())))
+        throw new ApiError('NOT_FOUND', 'no such upload');
+      await passOn(req, res, appId, uploadId);
+      return;
     }
-    await passOn(req, res, appId);
+    await passOn(req, res);
   };
   // Every store call of one request shares one read of the upload's state (bucketStore.ts), and
   // knows the body's length: HTTP framing holds the body to its Content-Length (a shorter one is a

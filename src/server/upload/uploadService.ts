@@ -39,26 +39,27 @@ export interface UploadService {
 const EXPIRY_SWEEP_MS = 60 * 60 * 1000;
 
 /**
- * Removes the uploads given up: unfinished and older than a ticket's life, as the quotas count
- * them (quota/quotas.ts). Their bytes go (on S3 the multipart upload is aborted, so no parts stay
- * billed), then their row; the video keeps waiting for a file and a new upload starts from 0.
- * The per-video quota buckets idle as long go too. At start-up and every hour; instances doing it
- * at once is harmless (a removed upload is gone).
+ * Removes the uploads given up: unfinished and idle (no bytes received) for as long as a ticket
+ * lives, by their last activity, so an upload resumed a while ago is never removed mid-PATCH. The
+ * row goes first, only if the upload is still idle: a PATCH arriving then finds no upload (404)
+ * rather than bytes being removed under it. Then its bytes (on S3 the multipart upload is
+ * aborted, so no parts stay billed); bytes that cannot be removed now are a stray, removed at the
+ * next start. The video keeps waiting for a file and a new upload starts from 0. The per-video
+ * quota buckets idle as long go too. At start-up and every hour; instances doing it at once is
+ * harmless (a removed upload is gone).
  */
 function expireAbandoned(service: ServiceContext, files: UploadFiles): { run(): Promise<void>; stop(): void } {
   const rows = service.stores.uploads;
   const run = async () => {
     let removed = 0;
-    for (const row of await rows.unfinishedBefore(service.now() - TICKET_LIFETIME_SECONDS * 1000)) {
-      try {
-        await files.store.remove(row.id).catch((error: unknown) => {
-          if (error !== ERRORS.FILE_NOT_FOUND) throw error;
-        });
-        await rows.removeUnfinished(row.id);
-        removed++;
-      } catch (error) {
-        service.log.warn('abandoned upload not removed; tried again later', { uploadId: row.id, error: String(error) });
-      }
+    const before = service.now() - TICKET_LIFETIME_SECONDS * 1000;
+    for (const row of await rows.idleSince(before)) {
+      if (!(await rows.removeIdle(row.id, before))) continue;
+      removed++;
+      await files.store.remove(row.id).catch((error: unknown) => {
+        if (error !== ERRORS.FILE_NOT_FOUND)
+          service.log.warn('abandoned upload bytes not removed; removed at the next start', { uploadId: row.id, error: String(error) });
+      });
     }
     if (removed > 0) service.log.info('abandoned uploads removed', { uploads: removed });
     // The budgets of videos whose pages went quiet: full again by now, as a missing one is.
