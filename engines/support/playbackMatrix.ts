@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { getVideoReply, processSource } from '../../test/support/processSource';
+import { recordInChromium } from '../../test/support/recording';
 import type { TestService } from '../../test/support/service';
 
 /**
@@ -17,6 +18,7 @@ const run = promisify(execFile);
 const FFMPEG = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y'];
 /** Small and short: the matrix is about shapes, not sizes, and every engine plays all of it. */
 const SIZE = '320x240';
+const RECORDED_SECONDS = 3;
 
 const tone = (seconds: number) => ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`];
 const pattern = (seconds: number, rate = 25, size = SIZE) => [
@@ -36,8 +38,10 @@ const turn = (input: string, output: string) => ['-i', input, '-c', 'copy', '-me
 interface Shape {
   name: string;
   file: string;
-  /** ffmpeg runs that make `file` in the work folder, in order (names relative to it). */
-  steps: string[][];
+  /** ffmpeg runs that make `file` in the work folder, in order (names relative to it)… */
+  steps?: string[][];
+  /** …or the MediaRecorder type Chromium records it in, from its fake camera. */
+  recorded?: string;
   /** Whether the source is browser-playable, so its first play file is the remux (`Original`), not a rung. */
   remuxed: boolean;
 }
@@ -124,48 +128,24 @@ export const SHAPES: readonly Shape[] = [
     remuxed: false,
   },
   {
-    // As MediaRecorder writes it: a live stream, clusters as they come, no Duration and no Cues.
-    name: 'MediaRecorder WebM (VP8/Opus, no duration)',
-    file: 'recorder.webm',
-    steps: [
-      [
-        ...pattern(3, 30),
-        ...tone(3),
-        '-c:v',
-        'libvpx',
-        '-deadline',
-        'realtime',
-        '-b:v',
-        '500k',
-        '-c:a',
-        'libopus',
-        '-f',
-        'webm',
-        '-live',
-        '1',
-        '-cluster_time_limit',
-        '1000',
-        'recorder.webm',
-      ],
-    ],
+    // What the uploader records in Chromium and Firefox: a live stream, clusters as they come, no Duration and no Cues.
+    name: 'MediaRecorder WebM (VP9/Opus, recorded by Chromium)',
+    file: 'recorded.webm',
+    recorded: 'video/webm;codecs=vp9,opus',
     remuxed: false,
   },
   {
-    // As MediaRecorder writes an MP4: fragments from an empty moov, H.264 and Opus.
-    name: 'MediaRecorder MP4 (fragmented, H.264/Opus)',
-    file: 'recorder.mp4',
-    steps: [
-      [
-        ...pattern(3, 30),
-        ...tone(3),
-        ...x264,
-        '-c:a',
-        'libopus',
-        '-movflags',
-        '+frag_keyframe+empty_moov+default_base_moof',
-        'recorder.mp4',
-      ],
-    ],
+    // Chromium's MediaRecorder MP4: fragments from an empty moov, H.264 and Opus.
+    name: 'MediaRecorder MP4 (H.264/Opus, recorded by Chromium)',
+    file: 'recorded.mp4',
+    recorded: 'video/mp4;codecs=avc1,opus',
+    remuxed: true,
+  },
+  {
+    // As Safari's MediaRecorder writes an MP4: fragments from an empty moov, H.264 and AAC.
+    name: 'MediaRecorder MP4 as Safari writes it (H.264/AAC, fragmented)',
+    file: 'safari.mp4',
+    steps: [[...pattern(3, 30), ...tone(3), ...x264, ...aac, '-movflags', '+frag_keyframe+empty_moov+default_base_moof', 'safari.mp4']],
     remuxed: true,
   },
   {
@@ -261,8 +241,9 @@ export async function processMatrix(service: TestService): Promise<Matrix> {
   await holdFirstPlayFiles(service);
   const files = await Promise.all(
     SHAPES.map(async (shape): Promise<FirstPlayFile> => {
-      for (const step of shape.steps) await run('ffmpeg', [...FFMPEG, ...step], { cwd: work });
       const source = join(work, shape.file);
+      if (shape.recorded) writeFileSync(source, await recordInChromium(RECORDED_SECONDS, shape.recorded));
+      for (const step of shape.steps ?? []) await run('ffmpeg', [...FFMPEG, ...step], { cwd: work });
       const [duration, aspect, { videoId }] = await Promise.all([
         sourceDuration(source),
         shownAspect(source),
