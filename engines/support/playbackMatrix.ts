@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { sql } from 'kysely';
+import { waitForLadder } from '../../test/support/ladder';
 import { getVideoReply, processSource } from '../../test/support/processSource';
 import { recordInChromium } from '../../test/support/recording';
 import type { TestService } from '../../test/support/service';
@@ -181,6 +181,8 @@ interface FirstPlayFile {
   /** PlayURL at status 1, and its label (`Original` for the remux). */
   url: string;
   label: string;
+  /** Whether the complete ladder still lists it: a remux is replaced by the rungs, the lightest rung stays. */
+  listed: boolean;
   /** The source's length as ffprobe reads it (its packets' end when the header states none). */
   duration: number;
   /** The source's picture as shown (its turn applied): width over height. */
@@ -212,45 +214,32 @@ async function shownAspect(file: string): Promise<number> {
   return turn === 90 || turn === 270 ? stream!.height / stream!.width : stream!.width / stream!.height;
 }
 
-/**
- * Keeps every play file listed at status 1 where it is: the rungs that follow are encoded, but
- * the transaction that would unlist the remux fails, so the remux stays. The matrix tests what
- * the first play file is, not how long it is kept.
- */
-async function holdFirstPlayFiles(service: TestService): Promise<void> {
-  if (service.context.config.databaseUrl) {
-    await sql`CREATE FUNCTION hold_play_files() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RAISE EXCEPTION ''held''; END'`.execute(
-      service.db,
-    );
-    await sql`CREATE TRIGGER hold_play_files BEFORE DELETE ON play_files FOR EACH ROW EXECUTE FUNCTION hold_play_files()`.execute(
-      service.db,
-    );
-    return;
-  }
-  await sql`CREATE TRIGGER hold_play_files BEFORE DELETE ON play_files BEGIN SELECT RAISE(ABORT, 'held'); END`.execute(service.db);
-}
-
 export interface Matrix {
   files: FirstPlayFile[];
   remove(): void;
 }
 
-/** Makes every shape, has `service` process each to status 1, and returns their first play files in {@link SHAPES}' order. */
+/**
+ * Makes every shape, has `service` process each to status 1 and then to its full ladder, and
+ * returns their first play files in {@link SHAPES}' order: the URLs a player got at status 1,
+ * played after the rungs replaced a remux, as a page that loads its player late does.
+ */
 export async function processMatrix(service: TestService): Promise<Matrix> {
   const work = mkdtempSync(join(tmpdir(), 'ovu-shapes-'));
-  await holdFirstPlayFiles(service);
   const files = await Promise.all(
     SHAPES.map(async (shape): Promise<FirstPlayFile> => {
       const source = join(work, shape.file);
       if (shape.recorded) writeFileSync(source, await recordInChromium(RECORDED_SECONDS, shape.recorded));
       for (const step of shape.steps ?? []) await run('ffmpeg', [...FFMPEG, ...step], { cwd: work });
-      const [duration, aspect, { videoId }] = await Promise.all([
+      const [duration, aspect, { videoId, first }] = await Promise.all([
         sourceDuration(source),
         shownAspect(source),
         processSource(service, source, { name: shape.file, timeoutMs: 90_000 }),
       ]);
-      const first = (await getVideoReply(service, videoId)).VideoPlayFile[0]!;
-      return { shape: shape.name, remuxed: shape.remuxed, url: first.VideoURL, label: first.BitrateLabel, duration, aspect };
+      const { VideoURL: url, BitrateLabel: label } = first.VideoPlayFile[0]!;
+      await waitForLadder(service.db, videoId);
+      const listed = (await getVideoReply(service, videoId)).VideoPlayFile.some((file) => file.VideoURL === url);
+      return { shape: shape.name, remuxed: shape.remuxed, url, label, listed, duration, aspect };
     }),
   );
   return { files, remove: () => rmSync(work, { recursive: true, force: true }) };

@@ -20,9 +20,9 @@ export interface PlayerSpec {
 const DURATION_TOLERANCE_S = 0.15;
 
 /**
- * The first play file (PlayURL at status 1) of every shape in the matrix plays in each player: no
- * media error, the source's duration, its picture the right way up, and on to the end after a
- * seek. The matrix is processed once; each player is one browser session for all of it.
+ * The first play file (PlayURL at status 1) of every shape in the matrix plays in each player,
+ * after the rest of the ladder has landed: no media error, the source's duration, its picture
+ * the right way up, and on to the end after a seek. The matrix is processed once; each player is one browser session for all of it.
  */
 export function playbackSuite(players: readonly PlayerSpec[]): void {
   let world: ServiceWorld;
@@ -52,6 +52,8 @@ export function playbackSuite(players: readonly PlayerSpec[]): void {
       async (_shape, index) => {
         const file = matrix.files[index]!;
         expect(file.label === 'Original', `first play file ${file.label}`).toBe(file.remuxed);
+        // Played once the ladder is complete: a remux is no longer listed, and its URL still plays.
+        expect(file.listed).toBe(!file.remuxed);
         await player.evaluate(playScript(file.url));
         const played = await until(
           'the video ended or failed',
