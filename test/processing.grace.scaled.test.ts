@@ -6,8 +6,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForLadder } from './support/ladder';
 import { getVideoReply, processSource } from './support/processSource';
+import { databaseUrlFor } from './support/database';
 import { startTestService, type TestService } from './support/service';
-import { storedMedia, storedMediaNames } from './support/storage';
+import { storageEnvFor, storedMedia, storedMediaNames } from './support/storage';
 
 /**
  * A URL handed out keeps answering: the remux is PlayURL (and MobilePlayURL) at status 1, and
@@ -151,3 +152,44 @@ describe('after the grace (REMUX_GRACE_S=3)', { timeout: LADDER_TIMEOUT_MS }, ()
     expect((await fetch(oldUrl.replace('original.mp4', 'other.mp4'), { redirect: 'manual' })).status).toBe(404);
   });
 });
+
+describe.runIf(process.env.TEST_DATABASE === 'postgres' && process.env.TEST_STORAGE === 's3')(
+  'two instances on one database and bucket (REMUX_GRACE_S=3)',
+  { timeout: LADDER_TIMEOUT_MS },
+  () => {
+    let first: TestService;
+    let second: TestService;
+    const env = { REMUX_GRACE_S: '3', JOB_LEASE_MS: '3000' };
+    beforeAll(async () => {
+      first = await startTestService({ env });
+      const shared = { ...(await storageEnvFor(first.dataDir)), DATABASE_URL: (await databaseUrlFor(first.dataDir))! };
+      second = await startTestService({ env: { ...env, ...shared } });
+    }, 60_000);
+    afterAll(async () => {
+      await second?.stop(true);
+      await first?.stop(true);
+    });
+
+    it('the other instance serves the replaced remux within the grace, then redirects; either sweeps it', async () => {
+      const { videoId, first: reply } = await processSource(first, await makeClip('shared.mp4'), { timeoutMs: LADDER_TIMEOUT_MS });
+      const remux = Buffer.from(await (await fetch(reply.MediaSever.PlayURL)).arrayBuffer());
+      await waitForLadder(first.db, videoId);
+      const onSecond = `${second.address}${new URL(reply.MediaSever.PlayURL).pathname}`;
+      const within = await fetch(onSecond, { redirect: 'manual' });
+      expect(within.status).toBe(200);
+      expect(Buffer.from(await within.arrayBuffer()).equals(remux)).toBe(true);
+
+      const deadline = Date.now() + 30_000;
+      while ((await storedMediaNames(second, videoId)).includes('original.mp4')) {
+        if (Date.now() > deadline) throw new Error('the remux was never removed');
+        await new Promise((wake) => setTimeout(wake, 100));
+      }
+      const best = (await getVideoReply(second, videoId)).MediaSever.PlayURL;
+      for (const target of [first, second]) {
+        const moved = await fetch(`${target.address}${new URL(reply.MediaSever.PlayURL).pathname}`, { redirect: 'manual' });
+        expect(moved.status).toBe(307);
+        expect(new URL(best).pathname).toBe(new URL(moved.headers.get('location')!, onSecond).pathname);
+      }
+    });
+  },
+);
