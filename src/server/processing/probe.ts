@@ -172,12 +172,15 @@ export function endOfStreams(csv: string, streams: { index?: number; time_base?:
 export interface PacketFacts {
   /** The length measured from the packets: it counts when the header states none. */
   duration?: number;
-  /** ffprobe's `packet=pts,flags` of the video's first seconds as CSV, in decoding order, e.g. `0,K_`. */
+  /** ffprobe's `packet=pts,flags` of the video's first packets as CSV, in decoding order, e.g. `0,K_`. */
   videoPackets?: string;
 }
 
-/** How much of the video {@link probeMedia} reads to tell its GOPs: an encoder keeps one structure throughout. */
-const GOP_SAMPLE_SECONDS = 30;
+/**
+ * How much of the video {@link probeMedia} reads to tell its GOPs (an encoder keeps one structure
+ * throughout): a count, not a time, so a file whose timestamps never advance cannot make it read on.
+ */
+const GOP_SAMPLE_PACKETS = 2000;
 
 /**
  * What the first packets of a video tell: whether the first is one the edit list leaves out
@@ -257,7 +260,7 @@ export const ISO_MEDIA = 'mov,mp4,m4a,3gp,3g2,mj2';
  * Packets are read only when the description leaves something out: a file whose header states no
  * length (MediaRecorder writes its WebM as a live stream, with no Duration and no Cues) is
  * measured from all of them (a demux, no decoding, a few bytes of output per packet); of an
- * MP4/MOV, the video's first seconds tell whether an edit list hides its first frames and whether
+ * MP4/MOV, the video's first packets tell whether an edit list hides its first frames and whether
  * its GOPs are open ({@link gopFacts}).
  */
 export async function probeMedia(
@@ -302,7 +305,7 @@ export async function probeMedia(
         '-select_streams',
         String(video.index ?? 0),
         '-read_intervals',
-        `%+${GOP_SAMPLE_SECONDS}`,
+        `%+#${GOP_SAMPLE_PACKETS}`,
         '-show_entries',
         'packet=pts,flags',
         '-of',
