@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodePageOptions, uploadPageUrl, UPLOAD_PAGE_PATH } from './uploadPage';
-import { PAGE_OPTIONS, type PageOption } from './widgetConfig';
+import { PAGE_OPTIONS, type PageOption } from './widgetOptions';
 
 const byOption = Object.fromEntries(PAGE_OPTIONS.map((name) => [name, true])) as Record<PageOption, unknown>;
 const signed = { appId: 'app', timestamp: '1700000000', token: 'a'.repeat(32), videoId: 'v-1' };

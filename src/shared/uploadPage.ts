@@ -58,7 +58,7 @@ interface UploadPageQuery {
 /**
  * The loader's side: the upload page's address, its query (UploadPageQuery) from checked options;
  * an undefined option stays off. `origin` is that of the window that will hold the container.
- * `byOption` is any table keyed by exactly the PAGE_OPTIONS, in their order: the loader passes
+ * `byOption` is any table keyed by exactly the PAGE_OPTIONS (widgetOptions.ts), in their order: the loader passes
  * its rules, so its byte budget carries no second list of the names.
  */
 export function uploadPageUrl(

@@ -4,6 +4,7 @@
  * included), plus the npm module's `serviceUrl` and `form`.
  */
 import type { WidgetStrings } from './i18n/strings';
+import type { SignedOption } from './widgetOptions';
 
 export const UPLOAD_TYPES = ['flash', 'silverlight'] as const;
 export type UploadType = (typeof UPLOAD_TYPES)[number];
@@ -47,31 +48,7 @@ export const WIDGET_FORMS = ['popup', 'overlay'] as const;
 /** The popup window, or the overlay layer with an iframe. */
 export type WidgetForm = (typeof WIDGET_FORMS)[number];
 
-/**
- * The options the upload page takes too (they travel on its address), in the spec table's order,
- * so the first problem the loader reports is the one the service would report. The first four
- * are required.
- */
-export const PAGE_OPTIONS = [
-  'appId',
-  'timestamp',
-  'token',
-  'videoId',
-  'uploadType',
-  'needHandleSepcial',
-  'lang',
-  'theme',
-  'accentColor',
-  'radius',
-  'strings',
-  'maxFileSize',
-  'accept',
-  'minDuration',
-  'maxDuration',
-  'sources',
-  'uploadWhileRecording',
-] as const;
-export type PageOption = (typeof PAGE_OPTIONS)[number];
+export type { PageOption } from './widgetOptions';
 /**
  * The containers the `accept` option names, as the uploader tells them apart by a file's first
  * bytes (src/widget/uploader/videoSignature.ts): ISO base media by its `ftyp` brand (`mov` is
@@ -312,8 +289,6 @@ export interface UploadWidgetHandle {
   done: Promise<UploadSuccessInfo>;
 }
 
-/** What an app's backend signs or decides for one open. */
-type SignedOption = 'appId' | 'timestamp' | 'token' | 'videoId' | 'uploadType' | 'needHandleSepcial';
 export type SignedOptions = Pick<BaseUploadConfig, SignedOption>;
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAGE_OPTIONS } from '../../shared/widgetConfig';
+import { PAGE_OPTIONS } from '../../shared/widgetOptions';
 import { OVERLAY_RULES } from './overlayRules';
 import { checkConfig, RULES } from './validateConfig';
 
