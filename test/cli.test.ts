@@ -47,6 +47,17 @@ async function cli(...args: string[]): Promise<CliResult> {
   return { code, stdout: stdout.join(''), stderr: stderr.join('') };
 }
 
+/** The command line with an environment of its own, as in another shell. */
+async function runCliWith(cliEnv: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  const saved = env;
+  env = cliEnv;
+  try {
+    return await cli(...args);
+  } finally {
+    env = saved;
+  }
+}
+
 const entries = () => JSON.parse(readFileSync(appsFile, 'utf8')) as Record<string, unknown>[];
 const secretIn = (stdout: string) => /AppSecret \(shown only now[^:]*\): (\S+)/.exec(stdout)?.[1];
 
@@ -284,9 +295,30 @@ describe('open-video-upload doctor', () => {
     env = broken;
     expect(sick.code).toBe(1);
     expect(sick.stdout).toMatch(/FAIL {2}ffmpeg: FFMPEG_PATH "\/nonexistent\/ffmpeg": not found\n {6}fix: install ffmpeg/);
-    expect(sick.stdout).toMatch(/FAIL {2}public URL: .*answered HTTP 404.*\n {6}fix: start the service, or set PUBLIC_URL/);
+    expect(sick.stdout).toMatch(
+      /FAIL {2}public URL: .*answered HTTP 404.*\n {6}fix: start the service, or run this with the PORT or PUBLIC_URL/,
+    );
     expect(sick.stderr).toContain('2 problem(s) found');
   });
+
+  it('checks the service running on DATA_DIR when its shell sets neither PORT nor PUBLIC_URL', async () => {
+    // The README's way: the service started with its own PORT, doctor run later in another shell.
+    const dataDir = join(home, 'elsewhere');
+    const other = startServiceProcess({ DATA_DIR: dataDir, PORT: '0' });
+    try {
+      const { publicUrl } = JSON.parse(await other.waitFor(/service listening/)) as { publicUrl: string };
+      expect(publicUrl).not.toMatch(/:8080$/);
+      const found = await runCliWith({ DATA_DIR: dataDir }, 'doctor');
+      expect(found.stdout).toContain(`ok    public URL: ${publicUrl} answers (from the service running on DATA_DIR`);
+      expect(found.code).toBe(0);
+    } finally {
+      other.stop();
+      await other.exit;
+    }
+    // Stopped, it no longer claims the address: the default port is what is left to check.
+    const gone = await runCliWith({ DATA_DIR: dataDir }, 'doctor');
+    expect(gone.stdout).toMatch(/public URL: http:\/\/localhost:8080 \(from the default PORT, as PUBLIC_URL and PORT are unset\)/);
+  }, 60_000);
 });
 
 describe('open-video-upload --help', () => {

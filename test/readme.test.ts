@@ -27,9 +27,11 @@ const CLI_COMMANDS = [...appsCommands, ...dataCommands, doctorCommand];
 /** What is wrong with one shell command of the README (empty when it names only real things). */
 function shellProblems(command: string): string[] {
   const words = command.trim().split(/\s+/).filter(Boolean);
+  const given = new Set<string>();
   while (words[0] && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
     const name = words.shift()!.split('=')[0]!;
     if (!(name in SETTINGS)) return [`${name} is not a setting of src/server/configSchema.ts`];
+    given.add(name);
   }
   const [program, first, second] = words;
   if (program === 'npm') {
@@ -40,6 +42,8 @@ function shellProblems(command: string): string[] {
   if (program === 'npx' && first === 'open-video-upload') {
     const found = CLI_COMMANDS.find((cli) => cli.name.split(' ').every((word, index) => words[2 + index] === word));
     if (!found) return [`npx open-video-upload ${words.slice(2).join(' ')}: no such command`];
+    // Copied as printed, an apps command without APPS_FILE only says that it is not set.
+    if (found.name.startsWith('apps ') && !given.has('APPS_FILE')) return [`${found.name}: shown without the APPS_FILE it needs`];
     const flags = words.filter((word) => word.startsWith('--')).map((flag) => flag.slice(2));
     return flags.filter((flag) => !(flag in (found.options ?? {}))).map((flag) => `${found.name}: no option --${flag}`);
   }

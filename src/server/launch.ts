@@ -6,6 +6,7 @@ import { ConfigError, readConfig, type ServiceConfig } from './config';
 import { startService, type RunningService } from './app';
 import type { Logger } from './log';
 import { BucketUnreachableError } from './media/mediaFiles';
+import { forgetListening, recordListening } from './listeningFile';
 import { probeTool, probeWritable } from './operator/probes';
 import { DatabaseFileError, DatabaseUnavailableError, SchemaVersionError } from './storage/db';
 import { PRIVATE_DIR_MODE } from './storage/privateModes';
@@ -65,12 +66,13 @@ export async function launchService(env: NodeJS.ProcessEnv, log: Logger, options
     files: config.s3 ? `S3 bucket ${config.s3.bucket}` : 'DATA_DIR',
     logLevel: config.logLevel,
   });
-  if (!reload) return service;
+  await recordListening(config.dataDir, { pid: process.pid, publicUrl: service.context.config.publicUrl });
   return {
     ...service,
     async close() {
-      reload.close();
+      reload?.close();
       await service.close();
+      await forgetListening(config.dataDir);
     },
   };
 }

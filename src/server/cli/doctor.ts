@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAppsFile } from '../auth/apps';
 import { readConfig, type ServiceConfig } from '../config';
+import { readListening } from '../listeningFile';
 import { probeTool, probeWritable } from '../operator/probes';
 import { Bucket } from '../storage/bucket';
 import { DATABASE_FILE } from '../storage/db';
@@ -93,18 +94,36 @@ async function checkTools(config: ServiceConfig): Promise<Finding> {
   return { part: 'ffmpeg', ok: true, detail: 'ffmpeg and ffprobe run' };
 }
 
+/**
+ * The address to check: PUBLIC_URL, else the one PORT gives. When this shell sets neither, the
+ * service running on DATA_DIR says where it listens; the default port would test another service.
+ */
+function publicUrlToCheck(config: ServiceConfig, env: NodeJS.ProcessEnv): { url: string; from: string } {
+  if (env.PUBLIC_URL !== undefined) return { url: config.publicUrl, from: 'PUBLIC_URL' };
+  if (env.PORT !== undefined) return { url: config.publicUrl, from: 'PORT, as PUBLIC_URL is unset' };
+  const running = readListening(config.dataDir);
+  if (running) return { url: running.publicUrl, from: `the service running on DATA_DIR (pid ${running.pid})` };
+  return { url: config.publicUrl, from: 'the default PORT, as PUBLIC_URL and PORT are unset' };
+}
+
 /** PUBLIC_URL is where browsers and apps reach the service: it must answer there, as this service. */
-async function checkPublicUrl(config: ServiceConfig): Promise<Finding> {
-  const url = `${config.publicUrl}/healthz`;
-  const fix = 'start the service, or set PUBLIC_URL to the address browsers and apps use to reach it';
+async function checkPublicUrl(config: ServiceConfig, env: NodeJS.ProcessEnv): Promise<Finding> {
+  const { url: base, from } = publicUrlToCheck(config, env);
+  const url = `${base}/healthz`;
+  const fix = 'start the service, or run this with the PORT or PUBLIC_URL the service has (PUBLIC_URL: the address browsers and apps use)';
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(5_000), redirect: 'manual' });
     const body = (await res.json().catch(() => undefined)) as { status?: unknown } | undefined;
-    if (res.status === 200 && body?.status === 'ok') return { part: 'public URL', ok: true, detail: `${config.publicUrl} answers` };
-    return { part: 'public URL', ok: false, detail: `${url} answered HTTP ${res.status}, not this service's health check`, fix };
+    if (res.status === 200 && body?.status === 'ok') return { part: 'public URL', ok: true, detail: `${base} answers (from ${from})` };
+    return {
+      part: 'public URL',
+      ok: false,
+      detail: `${url} (from ${from}) answered HTTP ${res.status}, not this service's health check`,
+      fix,
+    };
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? messageOf(error);
-    return { part: 'public URL', ok: false, detail: `${config.publicUrl} does not answer from this machine (${cause})`, fix };
+    return { part: 'public URL', ok: false, detail: `${base} (from ${from}) does not answer from this machine (${cause})`, fix };
   }
 }
 
@@ -126,7 +145,7 @@ export const doctorCommand: Command = {
       await checkDatabase(config),
       ...(await checkStorage(config)),
       await checkTools(config),
-      await checkPublicUrl(config),
+      await checkPublicUrl(config, env),
     ];
     for (const finding of findings) {
       out(`${finding.ok ? 'ok  ' : 'FAIL'}  ${finding.part}: ${finding.detail}`);
