@@ -8,7 +8,9 @@ import {
   initialModel,
   reduce,
   STATE_KINDS,
-  TRANSITIONS,
+  transitionsOf,
+  UPLOADER_STATES,
+  type Arrow,
   type ContentRefusal,
   type Effect,
   type FileLike,
@@ -16,10 +18,15 @@ import {
   type MachineSetup,
   type Model,
   type StateKind,
+  type States,
   type UploadEvent,
 } from './machine';
 import { DIAGRAM_MARKERS, stateDiagram } from './stateDiagram';
-import { recordingStep } from './recorder/transitions';
+import { RECORDER_STATES } from './recorder/transitions';
+
+/** The machine's states with the recorder's registered, as they are once its chunk has loaded. */
+const STATES: States = { ...UPLOADER_STATES, ...RECORDER_STATES };
+const TRANSITIONS = transitionsOf(STATES);
 
 const SETUP: MachineSetup = {
   videoId: 'video-1',
@@ -60,7 +67,7 @@ function runWith(setup: MachineSetup, model: Model, ...events: LiveEvent[]): { m
   const effects: Effect[] = [];
   let current = model;
   for (const event of events) {
-    const step = reduce(current, typeof event === 'function' ? event(current) : event, setup, recordingStep);
+    const step = reduce(current, typeof event === 'function' ? event(current) : event, setup, STATES);
     current = step.model;
     effects.push(...step.effects);
   }
@@ -657,12 +664,12 @@ describe('machine: recording', () => {
     expect(runWith(cameraOnly, idle(), { type: 'record', source: 'screen' }).model.state).toEqual({ kind: 'idle' });
   });
 
-  it('record asks for the recorder; until its transitions have loaded, its events change nothing', () => {
+  it('record asks for the recorder; until its states are registered, its events change nothing', () => {
     const asking = reduce(idle(), { type: 'record', source: 'camera' }, SETUP);
     expect(asking.model.state).toEqual({ kind: 'permission', source: 'camera' });
     expect(asking.effects).toEqual([{ type: 'openSource', source: 'camera' }]);
     expect(reduce(asking.model, { type: 'sourceReady' }, SETUP)).toEqual({ model: asking.model, effects: [] });
-    expect(reduce(asking.model, { type: 'sourceReady' }, SETUP, recordingStep).model.state.kind).toBe('preview');
+    expect(reduce(asking.model, { type: 'sourceReady' }, SETUP, STATES).model.state.kind).toBe('preview');
   });
 });
 
@@ -761,7 +768,7 @@ describe('machine: the transition table', () => {
     const made = new Set<string>();
     for (const model of samples()) {
       for (const event of events(model)) {
-        const next = reduce(model, event, LIMITED, recordingStep).model.state.kind;
+        const next = reduce(model, event, LIMITED, STATES).model.state.kind;
         if (next !== model.state.kind) made.add(edge(model.state.kind, event.type, next));
       }
     }
@@ -769,6 +776,40 @@ describe('machine: the transition table', () => {
       TRANSITIONS.flatMap(({ from, on, to }) => from.flatMap((source) => to.map((target) => edge(source, on, target)))),
     );
     expect([...made].sort()).toEqual([...listed].sort());
+  });
+
+  it('walks the table: each arrow leads only to the states it declares, and to each of them', () => {
+    const declared = new Set(TRANSITIONS.map(({ from, on, to }) => edge(from[0]!, on, to[0]!)));
+    const taken = new Set<string>();
+    const strays: string[] = [];
+    for (const model of samples()) {
+      const from = model.state.kind;
+      for (const event of events(model)) {
+        const arrow = STATES[from]?.[event.type] as Arrow<StateKind, Event['type']> | undefined;
+        // Run the arrow itself, not reduce, which would drop a step to a state not declared.
+        const next = arrow?.run(model, event as never, LIMITED).model.state.kind;
+        if (next === undefined || next === from) continue;
+        if (arrow?.to?.[next]) taken.add(edge(from, event.type, next));
+        else strays.push(edge(from, event.type, next));
+      }
+    }
+    expect(strays).toEqual([]);
+    expect([...declared].filter((one) => !taken.has(one))).toEqual([]);
+  });
+
+  it('takes no step to a state the arrow does not declare, and the events every state shares keep the state', () => {
+    const waiting = run(uploading(), networkError(300)).model;
+    // An upload waiting for the network cannot start a new file, whatever question is open.
+    const asked = { ...waiting, question: { kind: 'replace' as const, file: CLIP, print: 'p', handle: undefined } };
+    expect(reduce(asked, { type: 'answerRisky' }, SETUP, STATES)).toEqual({ model: asked, effects: [] });
+    expect(
+      reduce(
+        run(idle(STORED), { type: 'choose', file: file('other.mp4') }, checked('print-of-other.mp4')).model,
+        { type: 'answerRisky' },
+        SETUP,
+        STATES,
+      ).model.state.kind,
+    ).toBe('uploading');
   });
 
   it('reaches every state', () => {

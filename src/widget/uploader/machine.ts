@@ -2,8 +2,9 @@
  * The uploader's life as data: its states, the events that move it, and the effects each move
  * asks for. Pure: no DOM, no Preact, no timers. `useUploadMachine.ts` performs the effects (tus,
  * postMessage, the handle store) and turns what happens back into events; the components only
- * render a {@link Model} and send events. `TRANSITIONS` below is the table the state diagram in
- * docs/widget.md is drawn from, and machine.test.ts checks `reduce` against it.
+ * render a {@link Model} and send events. Each state declares the events it answers and the
+ * states each may lead to ({@link UPLOADER_STATES}): `reduce` runs those declarations, and the
+ * state diagram in docs/widget.md is drawn from them.
  */
 import type { PageMessage, WithoutEnvelope } from '../../shared/messages';
 import type { ContentLimits } from '../../shared/restrictions';
@@ -489,11 +490,6 @@ function answerRisky<F extends FileLike, H extends HandleLike>(model: Model<F, H
   return begin(unasked, asking.file, asking.print, null, asking.handle);
 }
 
-/** The transport's events count only for the attempt that is running, and only while it sends. */
-function live<F extends FileLike, H extends HandleLike>(model: Model<F, H>, attempt: number): Sending<F, H> | null {
-  return attempt === model.attempt && isSending(model.state) ? model.state : null;
-}
-
 /** The recorder's states: leaving any of them lets the camera or screen go. */
 const RECORDING = ['permission', 'preview', 'countdown', 'recording', 'review'] as const satisfies readonly StateKind[];
 
@@ -508,223 +504,239 @@ export function liveOf<F extends FileLike, H extends HandleLike>(model: Model<F,
   return model.live?.attempt === attempt ? model.live : null;
 }
 
-/**
- * The recorder's events after `record`: only the recorder (its panel and session) sends them;
- * and the transport's, when they are of the upload sent while recording.
- */
-type RecordingEventType =
-  | 'progress'
-  | 'refused'
-  | 'networkError'
-  | 'resume'
-  | 'sourceReady'
-  | 'sourceFailed'
-  | 'startCountdown'
-  | 'tick'
-  | 'recorded'
-  | 'stopRecording'
-  | 'recordingEnded'
-  | 'keep'
-  | 'retake'
-  | 'cancelRecording'
-  | 'liveStored';
+type EventType = UploadEvent['type'];
+/** A model in a state of kind `K`. */
+type In<K extends StateKind, F extends FileLike = FileLike, H extends HandleLike = HandleLike> = Model<F, H> & {
+  state: UploadState<F, H> & { kind: K };
+};
 
 /**
- * The recorder's transitions after `record` (recorder/transitions.ts). They come with the
- * recorder's chunk, which `record` asks for (openSource), so a page that never records does not
- * carry them (test/widget.budget.test.ts); none of their events can come before it.
+ * What a state does on one event: `run` makes the step, `to` lists the states it may lead to,
+ * each with what decides it (shown in the diagram) or `true`. A step to a state not listed is not
+ * taken, so the table is the behaviour; without `to` the event keeps the state.
  */
-export type RecordingStep = <F extends FileLike, H extends HandleLike>(
+export interface Arrow<in K extends StateKind, E extends EventType> {
+  to?: Partial<Record<StateKind, true | string>>;
+  run<F extends FileLike, H extends HandleLike>(
+    model: In<K, F, H>,
+    event: Extract<UploadEvent<F, H>, { type: E }>,
+    setup: MachineSetup,
+  ): Step<F, H>;
+}
+
+/** The events a state answers; any other is answered by {@link ANY_STATE}, or not at all. */
+export type StateNode<in K extends StateKind> = { [E in EventType]?: Arrow<K, E> };
+/** The machine's states, each declaring its own transitions (the recorder's come with its chunk). */
+export type States = { [K in StateKind]?: StateNode<K> };
+
+/** Events of the running attempt only: those of an abandoned one are dropped. */
+const ofAttempt = <K extends StateKind, E extends Extract<EventType, 'checked' | 'checkFailed' | TransportEventType>>({
+  to,
+  run,
+}: Arrow<K, E>): Arrow<K, E> => ({
+  to,
+  run: (model, event, setup) =>
+    (event as { attempt: number }).attempt === model.attempt ? run(model, event, setup) : { model, effects: [] },
+});
+
+type TransportEventType =
+  'progress' | 'succeeded' | 'refused' | 'networkError' | 'unreachable' | 'liveStored' | 'recorded' | 'recordingEnded';
+
+const REFUSED = 'empty, not a video, too large';
+
+/** The file choice: nothing chosen yet, or the last choice ended. */
+const picking: StateNode<PickingKind> = {
+  choose: { to: { checking: true, failed: REFUSED }, run: (model, event, setup) => choose(model, setup, event.file, event.handle) },
+  reopened: { to: { checking: true, failed: REFUSED }, run: reopened },
+  record: {
+    to: { permission: true },
+    run: (model, { source }, setup) =>
+      setup.sources.includes(source)
+        ? { model: { ...model, notice: null, state: { kind: 'permission', source } }, effects: [{ type: 'openSource', source }] }
+        : { model, effects: [] },
+  },
+};
+
+/** Every byte stored: done, the host hears it, processing is asked about. */
+function succeeded<F extends FileLike, H extends HandleLike>(model: Model<F, H>, setup: MachineSetup, { file }: Sending<F, H>): Step<F, H> {
+  return {
+    model: { ...model, stored: null, state: { kind: 'done', file } },
+    effects: [
+      { type: 'forgetHandle' },
+      { type: 'releaseTransport' },
+      post({ type: 'success', info: fileInfo(setup, file) }),
+      { type: 'askProcessing', when: 'now' },
+    ],
+  };
+}
+
+/** Every state with a file on its way. */
+const sending: StateNode<SendingKind> = {
+  progress: ofAttempt({ run: (model, event) => progress(model, model.state, event.sent) }),
+  networkError: ofAttempt({ run: (model, event, setup) => networkError(model, setup, model.state, event.bytesUploaded, event.online) }),
+  succeeded: ofAttempt({ to: { done: true }, run: (model, _event, setup) => succeeded(model, setup, model.state) }),
+  refused: ofAttempt({
+    to: { failed: true },
+    run: (model, { code, requestId }, setup) =>
+      failed(model, setup, model.state, setup.texts.serverRefused(code), {
+        reason: 'server',
+        ...(code ? { code } : {}),
+        ...(requestId ? { requestId } : {}),
+      }),
+  }),
+  // A setting to change, as a refused configuration is: `done` rejects at once.
+  unreachable: ofAttempt({
+    to: { failed: true },
+    run: (model, { pageOrigin, serviceOrigin, uploadPath }, setup) =>
+      failed(model, setup, model.state, setup.texts.fill('unreachable', { pageOrigin, serviceOrigin, uploadPath }), {
+        reason: 'validation',
+        code: 'unreachable' satisfies WidgetCode,
+      }),
+  }),
+  cancel: {
+    to: { cancelled: true },
+    run: (model, _event, { texts: t }) => ({
+      model: { ...model, attempt: model.attempt + 1, state: { kind: 'cancelled' }, notice: { tone: 'info', text: t.canceled } },
+      effects: [{ type: 'stopTransport' }, post({ type: 'uploading', busy: false })],
+    }),
+  },
+};
+
+/** Bytes moving, or the service completing them. */
+const moving: StateNode<'uploading' | 'finishing'> = {
+  ...sending,
+  progress: { to: { finishing: 'every byte sent' }, run: sending.progress!.run },
+  networkError: { to: { offline: true, retrying: true }, run: sending.networkError!.run },
+  pause: { to: { paused: true }, run: pause },
+  answerRisky: { to: { paused: 'stop and close' }, run: answerRisky },
+};
+
+/** Paused by the person, or waiting for the network. */
+const stopped: StateNode<'paused' | 'offline' | 'retrying'> = {
+  ...sending,
+  resume: {
+    to: { uploading: true, finishing: true },
+    run: (model) => ({
+      model: { ...model, notice: null, state: { ...model.state, kind: model.state.allSent ? 'finishing' : 'uploading' } },
+      effects: [post({ type: 'uploading', busy: true }), post({ type: 'state', info: { state: 'resumed' } }), { type: 'resumeTransport' }],
+    }),
+  },
+};
+
+/** The uploader's states but the recorder's (recorder/transitions.ts, registered when its chunk loads). */
+export const UPLOADER_STATES: States = {
+  idle: { ...picking, answerRisky: { to: { uploading: 'replace' }, run: answerRisky } },
+  failed: picking,
+  cancelled: picking,
+  checking: {
+    checked: ofAttempt({
+      to: { uploading: true, idle: 'asks before replacing stored bytes' },
+      run: (model, event) => checked(model, event.print),
+    }),
+    checkFailed: ofAttempt({
+      to: { failed: "not a video inside, unreadable, outside the page's restrictions" },
+      run: (model, event, setup) => refuse(model, setup, model.state.file, event.refusal, event.values),
+    }),
+  },
+  uploading: moving,
+  finishing: moving,
+  paused: stopped,
+  offline: stopped,
+  retrying: stopped,
+  done: {
+    processing: {
+      run: (model, { status }, setup) => {
+        const next = status === undefined ? model : { ...model, videoStatus: status };
+        // Processing has ended: 1 ready to play, 4 or 7 failed; else ask again later.
+        if (status === undefined || !FINAL_STATUSES.includes(status))
+          return { model: next, effects: [{ type: 'askProcessing', when: 'later' }] };
+        return {
+          model: next,
+          effects: [post({ type: 'processed', info: { videoId: setup.videoId, status: status as (typeof PROCESSED_STATUSES)[number] } })],
+        };
+      },
+    },
+  },
+};
+
+function reopened<F extends FileLike, H extends HandleLike>(
   model: Model<F, H>,
-  event: Extract<UploadEvent<F, H>, { type: RecordingEventType }>,
+  event: Extract<UploadEvent<F, H>, { type: 'reopened' }>,
   setup: MachineSetup,
-) => Step<F, H>;
+): Step<F, H> {
+  if (event.file) return choose(model, setup, event.file, event.handle);
+  return {
+    model: { ...model, keptHandle: undefined, notice: { tone: 'error', text: setup.texts.reopenFailed(event.handle.name) } },
+    effects: [],
+  };
+}
 
-/** One step: the next model, and what must be done for it, in order. */
+/** The events every state answers the same way, which never change the state. */
+const ANY_STATE: StateNode<StateKind> = {
+  stored: { run: (model, event) => ({ model: { ...model, stored: event.resume }, effects: [] }) },
+  closeRequested: { run: closeRequested },
+  // Stop sending so the service keeps a clean offset.
+  hostClosing: { run: (model) => ({ model, effects: [{ type: 'pauseTransport' }] }) },
+  // An open question gets its safe answer; else the same as × on the host.
+  escape: { run: (model) => (askingNow(model) ? { model: { ...model, question: null }, effects: [] } : closeRequested(model)) },
+  askDiscard: { run: (model) => ({ model: { ...model, question: { kind: 'discard' } }, effects: [] }) },
+  answerSafe: { run: (model) => ({ model: { ...model, question: null }, effects: [] }) },
+  answerRisky: { run: answerRisky },
+  discarded: {
+    run: (model, event, { texts: t }) =>
+      event.ok
+        ? {
+            model: { ...model, stored: null, keptHandle: undefined, notice: { tone: 'info', text: t.discarded } },
+            effects: [{ type: 'forgetHandle' }],
+          }
+        : { model: { ...model, notice: { tone: 'error', text: t.discardFailed } }, effects: [] },
+  },
+  continueKept: { run: (model) => ({ model, effects: model.keptHandle ? [{ type: 'reopen', handle: model.keptHandle }] : [] }) },
+  reopened: { run: reopened },
+  handleFound: {
+    run: (model, event) => ({
+      model: event.stored === model.stored && event.handle.name === event.stored.fileName ? { ...model, keptHandle: event.handle } : model,
+      effects: [],
+    }),
+  },
+};
+
+/**
+ * One step: the next model, and what must be done for it, in order. The state's own arrow for
+ * the event answers it, else {@link ANY_STATE}'s; a step to a state the arrow does not list is not
+ * taken. `states` are {@link UPLOADER_STATES} with the recorder's once they are registered: until
+ * then, a recorder's event changes nothing.
+ */
 export function reduce<F extends FileLike, H extends HandleLike>(
   model: Model<F, H>,
   event: UploadEvent<F, H>,
   setup: MachineSetup,
-  recording?: RecordingStep,
+  states: States = UPLOADER_STATES,
 ): Step<F, H> {
-  const { texts: t } = setup;
-  const same: Step<F, H> = { model, effects: [] };
-  const { state } = model;
-  switch (event.type) {
-    case 'choose':
-      return choose(model, setup, event.file, event.handle);
-    case 'checked':
-      return event.attempt === model.attempt ? checked(model, event.print) : same;
-    case 'checkFailed':
-      return event.attempt === model.attempt && state.kind === 'checking'
-        ? refuse(model, setup, state.file, event.refusal, event.values)
-        : same;
-    case 'stored':
-      return { model: { ...model, stored: event.resume }, effects: [] };
-    case 'progress': {
-      const sending = live(model, event.attempt);
-      if (sending) return progress(model, sending, event.sent);
-      return recording ? recording(model, event, setup) : same;
-    }
-    case 'succeeded': {
-      const sending = live(model, event.attempt);
-      if (!sending) return same;
-      return {
-        model: { ...model, stored: null, state: { kind: 'done', file: sending.file } },
-        effects: [
-          { type: 'forgetHandle' },
-          { type: 'releaseTransport' },
-          post({ type: 'success', info: fileInfo(setup, sending.file) }),
-          { type: 'askProcessing', when: 'now' },
-        ],
-      };
-    }
-    case 'refused': {
-      const sending = live(model, event.attempt);
-      if (!sending) return recording ? recording(model, event, setup) : same;
-      const { code, requestId } = event;
-      return failed(model, setup, sending, t.serverRefused(code), {
-        reason: 'server',
-        ...(code ? { code } : {}),
-        ...(requestId ? { requestId } : {}),
-      });
-    }
-    case 'networkError': {
-      const sending = live(model, event.attempt);
-      if (sending) return networkError(model, setup, sending, event.bytesUploaded, event.online);
-      return recording ? recording(model, event, setup) : same;
-    }
-    case 'unreachable': {
-      const sending = live(model, event.attempt);
-      if (!sending) return same;
-      const { pageOrigin, serviceOrigin, uploadPath } = event;
-      // A setting to change, as a refused configuration is: `done` rejects at once.
-      return failed(model, setup, sending, t.fill('unreachable', { pageOrigin, serviceOrigin, uploadPath }), {
-        reason: 'validation',
-        code: 'unreachable' satisfies WidgetCode,
-      });
-    }
-    case 'pause':
-      return pause(model);
-    case 'resume':
-      if (model.live && recording) return recording(model, event, setup);
-      if (state.kind !== 'paused' && state.kind !== 'offline' && state.kind !== 'retrying') return same;
-      return {
-        model: { ...model, notice: null, state: { ...state, kind: state.allSent ? 'finishing' : 'uploading' } },
-        effects: [
-          post({ type: 'uploading', busy: true }),
-          post({ type: 'state', info: { state: 'resumed' } }),
-          { type: 'resumeTransport' },
-        ],
-      };
-    case 'cancel':
-      if (!isSending(state)) return same;
-      return {
-        model: { ...model, attempt: model.attempt + 1, state: { kind: 'cancelled' }, notice: { tone: 'info', text: t.canceled } },
-        effects: [{ type: 'stopTransport' }, post({ type: 'uploading', busy: false })],
-      };
-    case 'closeRequested':
-      return closeRequested(model);
-    case 'hostClosing':
-      return { model, effects: [{ type: 'pauseTransport' }] };
-    case 'escape':
-      // An open question gets its safe answer; else the same as × on the host.
-      return askingNow(model) ? { model: { ...model, question: null }, effects: [] } : closeRequested(model);
-    case 'askDiscard':
-      return { model: { ...model, question: { kind: 'discard' } }, effects: [] };
-    case 'answerSafe':
-      return { model: { ...model, question: null }, effects: [] };
-    case 'answerRisky':
-      return answerRisky(model);
-    case 'discarded':
-      if (!event.ok) return { model: { ...model, notice: { tone: 'error', text: t.discardFailed } }, effects: [] };
-      return {
-        model: { ...model, stored: null, keptHandle: undefined, notice: { tone: 'info', text: t.discarded } },
-        effects: [{ type: 'forgetHandle' }],
-      };
-    case 'continueKept':
-      return model.keptHandle ? { model, effects: [{ type: 'reopen', handle: model.keptHandle }] } : same;
-    case 'reopened':
-      if (event.file) return choose(model, setup, event.file, event.handle);
-      return {
-        model: { ...model, keptHandle: undefined, notice: { tone: 'error', text: t.reopenFailed(event.handle.name) } },
-        effects: [],
-      };
-    case 'handleFound':
-      return event.stored === model.stored && event.handle.name === event.stored.fileName
-        ? { model: { ...model, keptHandle: event.handle }, effects: [] }
-        : same;
-    case 'record':
-      if (!isPicking(state) || !setup.sources.includes(event.source)) return same;
-      return {
-        model: { ...model, notice: null, state: { kind: 'permission', source: event.source } },
-        effects: [{ type: 'openSource', source: event.source }],
-      };
-    case 'sourceReady':
-    case 'sourceFailed':
-    case 'startCountdown':
-    case 'tick':
-    case 'recorded':
-    case 'stopRecording':
-    case 'recordingEnded':
-    case 'keep':
-    case 'retake':
-    case 'cancelRecording':
-    case 'liveStored':
-      return recording ? recording(model, event, setup) : same;
-    case 'processing': {
-      if (state.kind !== 'done') return same;
-      const { status } = event;
-      const next = status === undefined ? model : { ...model, videoStatus: status };
-      // Processing has ended: 1 ready to play, 4 or 7 failed; else ask again later.
-      if (status === undefined || !FINAL_STATUSES.includes(status))
-        return { model: next, effects: [{ type: 'askProcessing', when: 'later' }] };
-      return {
-        model: next,
-        effects: [post({ type: 'processed', info: { videoId: setup.videoId, status: status as (typeof PROCESSED_STATUSES)[number] } })],
-      };
-    }
-  }
+  const { kind } = model.state;
+  const arrow = (states[kind]?.[event.type] ?? ANY_STATE[event.type]) as Arrow<StateKind, EventType> | undefined;
+  const step = arrow?.run(model as In<StateKind, F, H>, event as never, setup);
+  const next = step?.model.state.kind;
+  return step && (next === kind || arrow?.to?.[next!]) ? step : { model, effects: [] };
 }
 
 /** One row of the transition table: from any of `from`, on `on`, to one of `to` (which one depends on the event's data). */
 export interface Transition {
   from: readonly StateKind[];
-  on: UploadEvent['type'];
+  on: EventType;
   to: readonly StateKind[];
   /** When the target depends on the data, what decides it (shown in the diagram). */
   note?: string;
 }
 
-/** Every change of state `reduce` can make (events that keep the state are left out); machine.test.ts holds the two to each other. */
-export const TRANSITIONS: readonly Transition[] = [
-  { from: PICKING, on: 'choose', to: ['checking'] },
-  { from: ['idle', 'cancelled'], on: 'choose', to: ['failed'], note: 'empty, not a video, too large' },
-  { from: PICKING, on: 'reopened', to: ['checking'] },
-  { from: ['idle', 'cancelled'], on: 'reopened', to: ['failed'], note: 'empty, not a video, too large' },
-  { from: ['checking'], on: 'checked', to: ['uploading'] },
-  { from: ['checking'], on: 'checked', to: ['idle'], note: 'asks before replacing stored bytes' },
-  { from: ['checking'], on: 'checkFailed', to: ['failed'], note: "not a video inside, unreadable, outside the page's restrictions" },
-  { from: ['idle'], on: 'answerRisky', to: ['uploading'], note: 'replace' },
-  { from: ['uploading'], on: 'progress', to: ['finishing'], note: 'every byte sent' },
-  { from: ['uploading', 'finishing'], on: 'pause', to: ['paused'] },
-  { from: ['uploading', 'finishing'], on: 'answerRisky', to: ['paused'], note: 'stop and close' },
-  { from: ['uploading', 'finishing'], on: 'networkError', to: ['offline', 'retrying'] },
-  { from: ['paused', 'offline', 'retrying'], on: 'resume', to: ['uploading', 'finishing'] },
-  { from: SENDING, on: 'succeeded', to: ['done'] },
-  { from: SENDING, on: 'refused', to: ['failed'] },
-  { from: SENDING, on: 'unreachable', to: ['failed'] },
-  { from: SENDING, on: 'cancel', to: ['cancelled'] },
-  { from: PICKING, on: 'record', to: ['permission'] },
-  { from: ['permission'], on: 'sourceReady', to: ['preview'] },
-  { from: ['permission'], on: 'sourceFailed', to: ['idle'], note: 'denied, no camera' },
-  { from: ['preview'], on: 'startCountdown', to: ['countdown'] },
-  { from: ['countdown'], on: 'tick', to: ['recording'], note: 'after 3, 2, 1' },
-  { from: ['preview', 'countdown'], on: 'stopRecording', to: ['idle'], note: 'the camera or share gone' },
-  { from: ['recording'], on: 'recordingEnded', to: ['review'] },
-  { from: ['recording'], on: 'recordingEnded', to: ['idle'], note: 'nothing recorded' },
-  { from: ['review'], on: 'keep', to: ['uploading', 'retrying'], note: 'sent while recording' },
-  { from: ['review'], on: 'keep', to: ['checking'] },
-  { from: ['review'], on: 'retake', to: ['preview'] },
-  { from: RECORDING, on: 'cancelRecording', to: ['idle'] },
-];
+/** Every change of state the states declare (events that keep the state are left out), for the diagram in docs/widget.md. */
+export function transitionsOf(states: States): Transition[] {
+  const rows: Transition[] = [];
+  for (const from of STATE_KINDS) {
+    for (const [on, arrow] of Object.entries(states[from] ?? {}) as [EventType, Arrow<StateKind, EventType>][]) {
+      for (const [to, note] of Object.entries(arrow.to ?? {}) as [StateKind, true | string][])
+        if (to !== from) rows.push({ from: [from], on, to: [to], ...(note === true ? {} : { note }) });
+    }
+  }
+  return rows;
+}

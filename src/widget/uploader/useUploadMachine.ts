@@ -5,7 +5,16 @@ import type { FileHandle, HandleStore } from './fileHandles';
 import type { HostLink } from './hostLink';
 import type { StringTable } from '../../shared/i18n/strings';
 import { textsFor } from './i18n';
-import { initialModel, reduce, type Effect, type MachineSetup, type Model, type RecordingStep, type UploadEvent } from './machine';
+import {
+  initialModel,
+  reduce,
+  UPLOADER_STATES,
+  type Effect,
+  type MachineSetup,
+  type Model,
+  type States,
+  type UploadEvent,
+} from './machine';
 import { SpeedMeter } from './speedMeter';
 import { throttle } from './throttle';
 import { transportEvents } from './transportEvents';
@@ -113,10 +122,10 @@ export function useUploadMachine(wiring: UploadWiring): {
   const progress = useMemo(() => throttle((info: UploadProgressInfo) => host.post({ type: 'progress', info }), PROGRESS_PERIOD_MS), [host]);
 
   const send = useMemo(() => {
-    // The recorder's transitions, once its chunk has loaded (the first `openSource` asks for it).
-    let recording: RecordingStep | undefined;
+    // The recorder's states join the machine's once its chunk has loaded (the first `openSource` asks for it).
+    let states: States = UPLOADER_STATES;
     const dispatch: Send = (event) => {
-      const step = reduce(current.current, event, setup, recording);
+      const step = reduce(current.current, event, setup, states);
       current.current = step.model;
       setModel(step.model);
       for (const effect of step.effects) perform(effect);
@@ -126,7 +135,7 @@ export function useUploadMachine(wiring: UploadWiring): {
     const record = (effect: RecorderEffect) => {
       // Not destructured in the parameter: Vite would then list the module's names twice.
       session ??= import('./recorder').then((kit: RecorderKit) => {
-        recording = kit.recordingStep;
+        states = { ...UPLOADER_STATES, ...kit.RECORDER_STATES };
         const made = kit.recorderSession({
           dispatch,
           stateKind: () => current.current.state.kind,

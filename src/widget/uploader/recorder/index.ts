@@ -4,7 +4,7 @@
  */
 import { RecordPanel, recordingStatus } from './RecordPanel';
 import { recorderSession as session, type SessionDeps } from './session';
-import { recordingStep } from './transitions';
+import { RECORDER_STATES } from './transitions';
 
 /**
  * The page lists only its entry's CSS (vite.config.ts turns Vite's preloading off), so the
@@ -23,11 +23,11 @@ function recorderSession(deps: SessionDeps) {
   return session(deps);
 }
 
-export { RecordPanel, recorderSession, recordingStatus, recordingStep };
+export { RecordPanel, RECORDER_STATES, recorderSession, recordingStatus };
 
 export interface RecorderKit {
   RecordPanel: typeof RecordPanel;
   recorderSession: typeof recorderSession;
-  recordingStep: typeof recordingStep;
+  RECORDER_STATES: typeof RECORDER_STATES;
   recordingStatus: typeof recordingStatus;
 }

@@ -1,24 +1,28 @@
 /**
  * The uploader's machine (machine.ts) from the person's Record on: permission, the live picture,
  * 3-2-1, recording, the take to keep or drop, and the upload sent while recording. Pure, as the
- * rest of the machine, whose states, model and TRANSITIONS these are; a module of their own only
- * so that they load with the recorder's chunk (machine.ts, RecordingStep).
+ * rest of the machine, whose states and model these are; a module of their own only so that they
+ * load with the recorder's chunk, which registers them (machine.ts, `States`).
  */
 import type { RecordSource } from '../../../shared/widgetConfig';
 import {
-  isRecording,
   liveOf,
   post,
+  type Arrow,
   type Effect,
   type FileLike,
   type HandleLike,
   type MachineSetup,
   type Model,
-  type RecordingStep,
   type SourceFailure,
+  type StateNode,
+  type States,
   type Step,
+  type UploadEvent,
   type UploadState,
 } from '../machine';
+
+type RecordingKind = 'permission' | 'preview' | 'countdown' | 'recording' | 'review';
 
 /** Drops the take and the upload sent while recording, if any: later events of either are stale. */
 function dropTake<F extends FileLike, H extends HandleLike>(model: Model<F, H>): { model: Model<F, H>; effects: Effect<F, H>[] } {
@@ -83,74 +87,48 @@ function keep<F extends FileLike, H extends HandleLike>(model: Model<F, H>, file
   };
 }
 
-/** The recorder's events, and the live upload's while it records. */
-export const recordingStep: RecordingStep = (model, event, setup) => {
-  const { state } = model;
-  const same = { model, effects: [] };
-  switch (event.type) {
-    case 'sourceReady':
-      return state.kind === 'permission' ? { model: { ...model, state: { kind: 'preview', source: state.source } }, effects: [] } : same;
-    case 'sourceFailed':
-      if (state.kind !== 'permission') return same;
-      return {
-        model: { ...model, state: { kind: 'idle' }, notice: { tone: 'error', text: sourceFailure(setup, state.source, event.failure) } },
-        effects: [{ type: 'closeSource' }],
-      };
-    case 'startCountdown':
-      return state.kind === 'preview'
-        ? { model: { ...model, state: { kind: 'countdown', source: state.source, left: 3 } }, effects: [{ type: 'countdown' }] }
-        : same;
-    case 'tick':
-      return state.kind === 'countdown' ? countdownTick(model, setup, state) : same;
-    case 'recorded':
-      if (state.kind !== 'recording' || event.attempt !== model.attempt) return same;
-      return { model: { ...model, state: { ...state, bytes: event.bytes, elapsedMs: event.elapsedMs } }, effects: [] };
-    case 'stopRecording': {
-      const cut = event.reason === 'stop' ? null : { tone: 'info' as const, text: setup.texts.recordingCut };
-      // Before recording starts there is nothing to keep: back to the choice.
-      if (state.kind === 'preview' || state.kind === 'countdown')
-        return { model: { ...model, state: { kind: 'idle' }, notice: cut }, effects: [{ type: 'closeSource' }] };
-      if (state.kind !== 'recording' || state.stopping) return same;
-      return { model: { ...model, notice: cut ?? model.notice, state: { ...state, stopping: true } }, effects: [{ type: 'stopRecorder' }] };
-    }
-    case 'recordingEnded': {
-      if (state.kind !== 'recording' || event.attempt !== model.attempt) return same;
-      // Stopped before the recorder's first chunk: a take of no bytes, which would neither play nor upload.
-      if (event.file.size === 0) {
-        const dropped = dropTake(model);
-        return {
-          model: { ...dropped.model, state: { kind: 'idle' }, notice: { tone: 'error', text: setup.texts.nothingRecorded } },
-          effects: [{ type: 'closeSource' }, ...dropped.effects],
-        };
-      }
-      return {
-        model: { ...model, state: { kind: 'review', source: state.source, file: event.file, durationMs: event.durationMs } },
-        effects: [],
-      };
-    }
-    case 'keep':
-      return state.kind === 'review' ? keep(model, state.file) : same;
-    case 'retake': {
-      if (state.kind !== 'review') return same;
-      const dropped = dropTake(model);
-      return { model: { ...dropped.model, state: { kind: 'preview', source: state.source } }, effects: dropped.effects };
-    }
-    case 'cancelRecording': {
-      if (!isRecording(state)) return same;
-      const dropped = dropTake(model);
-      return { model: { ...dropped.model, state: { kind: 'idle' } }, effects: [{ type: 'closeSource' }, ...dropped.effects] };
-    }
-    case 'progress': {
+const same = <F extends FileLike, H extends HandleLike>(model: Model<F, H>): Step<F, H> => ({ model, effects: [] });
+
+/** Leave recording for the file choice (Cancel), dropping whatever was recorded. */
+const cancelRecording: Arrow<RecordingKind, 'cancelRecording'> = {
+  to: { idle: true },
+  run: (model) => {
+    const dropped = dropTake(model);
+    return { model: { ...dropped.model, state: { kind: 'idle' } }, effects: [{ type: 'closeSource' }, ...dropped.effects] };
+  },
+};
+
+/** Before recording starts there is nothing to keep: back to the choice. */
+const stopBeforeRecording: Arrow<'preview' | 'countdown', 'stopRecording'> = {
+  to: { idle: 'the camera or share gone' },
+  run: (model, event, setup) => ({
+    model: { ...model, state: { kind: 'idle' }, notice: cutNotice(setup, event.reason) },
+    effects: [{ type: 'closeSource' }],
+  }),
+};
+
+function cutNotice(setup: MachineSetup, reason: Extract<UploadEvent, { type: 'stopRecording' }>['reason']) {
+  return reason === 'stop' ? null : { tone: 'info' as const, text: setup.texts.recordingCut };
+}
+
+/** The upload sent while recording (`uploadWhileRecording`), while it records and until the take is kept or dropped. */
+const liveUpload: StateNode<'recording' | 'review'> = {
+  progress: {
+    run: (model, event) => {
       const live = liveOf(model, event.attempt);
-      return live ? { model: { ...model, live: { ...live, sent: event.sent } }, effects: [] } : same;
-    }
-    // The upload sent while recording was refused: the take is uploaded whole once kept, and a refusal then is reported.
-    case 'refused':
-      return liveOf(model, event.attempt) ? { model: { ...model, live: null }, effects: [{ type: 'releaseTransport' }] } : same;
-    // While recording, the recording goes on and its data waits; the upload continues as any does (resume).
-    case 'networkError': {
+      return live ? { model: { ...model, live: { ...live, sent: event.sent } }, effects: [] } : same(model);
+    },
+  },
+  // Refused: the take is uploaded whole once kept, and a refusal then is reported.
+  refused: {
+    run: (model, event) =>
+      liveOf(model, event.attempt) ? { model: { ...model, live: null }, effects: [{ type: 'releaseTransport' }] } : same(model),
+  },
+  // The recording goes on and its data waits; the upload continues as any does (resume).
+  networkError: {
+    run: (model, event, setup) => {
       const live = liveOf(model, event.attempt);
-      if (!live) return same;
+      if (!live) return same(model);
       return {
         model: {
           ...model,
@@ -159,14 +137,111 @@ export const recordingStep: RecordingStep = (model, event, setup) => {
         },
         effects: [],
       };
-    }
-    case 'resume':
-      return model.live?.waiting
+    },
+  },
+  resume: {
+    run: (model) =>
+      model.live?.waiting
         ? { model: { ...model, live: { ...model.live, waiting: false }, notice: null }, effects: [{ type: 'resumeTransport' }] }
-        : same;
-    case 'liveStored': {
+        : same(model),
+  },
+  liveStored: {
+    run: (model, event) => {
       const live = liveOf(model, event.attempt);
-      return live ? { model: { ...model, live: { ...live, url: event.uploadUrl } }, effects: [] } : same;
-    }
-  }
+      return live ? { model: { ...model, live: { ...live, url: event.uploadUrl } }, effects: [] } : same(model);
+    },
+  },
+};
+
+/**
+ * The recorder's states, registered with the machine's (machine.ts, `reduce`) when the recorder's
+ * chunk loads: `record` asks for it (openSource), and none of their events can come before.
+ */
+export const RECORDER_STATES: States = {
+  permission: {
+    sourceReady: {
+      to: { preview: true },
+      run: (model) => ({ model: { ...model, state: { kind: 'preview', source: model.state.source } }, effects: [] }),
+    },
+    sourceFailed: {
+      to: { idle: 'denied, no camera' },
+      run: (model, event, setup) => ({
+        model: {
+          ...model,
+          state: { kind: 'idle' },
+          notice: { tone: 'error', text: sourceFailure(setup, model.state.source, event.failure) },
+        },
+        effects: [{ type: 'closeSource' }],
+      }),
+    },
+    cancelRecording,
+  },
+  preview: {
+    startCountdown: {
+      to: { countdown: true },
+      run: (model) => ({
+        model: { ...model, state: { kind: 'countdown', source: model.state.source, left: 3 } },
+        effects: [{ type: 'countdown' }],
+      }),
+    },
+    stopRecording: stopBeforeRecording,
+    cancelRecording,
+  },
+  countdown: {
+    tick: { to: { recording: 'after 3, 2, 1' }, run: (model, _event, setup) => countdownTick(model, setup, model.state) },
+    stopRecording: stopBeforeRecording,
+    cancelRecording,
+  },
+  recording: {
+    ...liveUpload,
+    recorded: {
+      run: (model, event) =>
+        event.attempt === model.attempt
+          ? { model: { ...model, state: { ...model.state, bytes: event.bytes, elapsedMs: event.elapsedMs } }, effects: [] }
+          : same(model),
+    },
+    stopRecording: {
+      run: (model, event, setup) =>
+        model.state.stopping
+          ? same(model)
+          : {
+              model: { ...model, notice: cutNotice(setup, event.reason) ?? model.notice, state: { ...model.state, stopping: true } },
+              effects: [{ type: 'stopRecorder' }],
+            },
+    },
+    recordingEnded: {
+      to: { review: true, idle: 'nothing recorded' },
+      run: (model, event, setup) => {
+        if (event.attempt !== model.attempt) return same(model);
+        // Stopped before the recorder's first chunk: a take of no bytes, which would neither play nor upload.
+        if (event.file.size === 0) {
+          const dropped = dropTake(model);
+          return {
+            model: { ...dropped.model, state: { kind: 'idle' }, notice: { tone: 'error', text: setup.texts.nothingRecorded } },
+            effects: [{ type: 'closeSource' }, ...dropped.effects],
+          };
+        }
+        return {
+          model: { ...model, state: { kind: 'review', source: model.state.source, file: event.file, durationMs: event.durationMs } },
+          effects: [],
+        };
+      },
+    },
+    cancelRecording,
+  },
+  review: {
+    ...liveUpload,
+    keep: {
+      to: { uploading: 'sent while recording', retrying: 'sent while recording', checking: true },
+      run: (model) => keep(model, model.state.file),
+    },
+    retake: {
+      to: { preview: true },
+      run: (model) => {
+        const dropped = dropTake(model);
+        return { model: { ...dropped.model, state: { kind: 'preview', source: model.state.source } }, effects: dropped.effects };
+      },
+    },
+    cancelRecording,
+  },
 };
