@@ -6,7 +6,7 @@ import { startPostgres, type TestPostgres } from './support/postgres';
 import { newVideo } from './support/videos';
 import { openDatabase } from '../src/server/storage/db';
 import type { ClaimScope, JobKind } from '../src/server/storage/jobs';
-import { openStores, type ServiceStores } from '../src/server/storage/stores';
+import { openStores, RootStoresInTransactionError, type ServiceStores } from '../src/server/storage/stores';
 import { type NewVideo } from '../src/server/storage/videos';
 import { VideoStatus } from '../src/shared/videoStatus';
 
@@ -163,6 +163,34 @@ describe.each(['sqlite', 'postgres'] as const)('stores on %s', (dialect) => {
       ).rejects.toThrow('undone');
       stores.afterCommit(() => heard.push('outside'));
       expect(heard).toEqual(['committed', 'joined', 'outside']);
+    });
+
+    it('refuse, under the tests, a call on the root stores from inside one of their transactions, naming it', async () => {
+      await stores.videos.insert(video(1));
+      // Unguarded, this call waits for the transaction that waits for it (SQLite): the test would time out.
+      const misuse = stores.transaction(async (tx) => {
+        await tx.videos.get('video-1');
+        return stores.videos.get('video-1');
+      });
+      await expect(misuse).rejects.toThrow(RootStoresInTransactionError);
+      await expect(stores.transaction(async () => stores.jobs.claim(1, 2))).rejects.toThrow(
+        /stores\.jobs\.claim was called inside an open transaction/,
+      );
+      await expect(stores.transaction(async () => stores.transaction(async () => 1))).rejects.toThrow(/stores\.transaction/);
+      await expect(stores.transaction(async () => stores.afterCommit(() => undefined))).rejects.toThrow(/stores\.afterCommit/);
+
+      // Beside a transaction (another request's work), and after one, the root stores answer.
+      let release!: () => void;
+      const held = stores.transaction(async (tx) => {
+        await tx.videos.transition('video-1', [VideoStatus.NotUploaded], VideoStatus.WaitingForTranscoding, '', 2);
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const beside = stores.videos.get('video-1');
+      release();
+      await held;
+      expect((await beside)!.id).toBe('video-1');
+      expect((await stores.videos.get('video-1'))!.status).toBe(VideoStatus.WaitingForTranscoding);
     });
   });
 

@@ -4,7 +4,7 @@ import { createAppRegistry, type AppRecord } from './auth/apps';
 import { settleDemoApp } from './auth/demoApp';
 import { startCallbackDelivery } from './callbacks/delivery';
 import { settlePublicUrl, type ServiceConfig } from './config';
-import type { ServiceContext } from './context';
+import { serviceContext, type ServiceContext } from './context';
 import { ApiError, isApiError } from './errors';
 import { sendApiError } from './http/reply';
 import { requestIdOf, REQUEST_ID_HEADER } from './http/requestId';
@@ -78,7 +78,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const apps = options.apps ?? [await settleDemoApp(config.dataDir, stores.settings, log, now())];
     files = await openMediaFiles(config);
     const registry = createAppRegistry(apps);
-    const context: ServiceContext = {
+    const context = serviceContext({
       config,
       apps: registry,
       stores,
@@ -88,7 +88,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       signals: new ServiceSignals(),
       metrics: metricsFor({ stores, config, log, now }),
       now,
-    };
+    });
     outages = context.outages;
     await outages.fillReserve();
     const readiness = readinessProbe(context);

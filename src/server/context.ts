@@ -11,7 +11,10 @@ import type { Outages } from './outages';
 export interface ServiceContext {
   config: ServiceConfig;
   apps: AppRegistry;
-  /** The only way to the database: one store per table. */
+  /**
+   * The only way to the database: one store per table. Inside {@link transaction} they are the
+   * transaction's; the service's own, used from inside one, would wait for it (SQLite).
+   */
   stores: ServiceStores;
   /** The files of videos: on local disk, or in the S3 bucket. */
   files: MediaFiles;
@@ -23,4 +26,21 @@ export interface ServiceContext {
   metrics: ServiceMetrics;
   /** Milliseconds since 1970; a parameter so tests can move the clock. */
   now(): number;
+  /**
+   * Runs `work` in one database transaction and hands it this context with the transaction's
+   * stores: what `work` writes through `ctx` lands together, or none of it does (it throws). A
+   * step that may be part of a larger one just takes the context it is given: inside a
+   * transaction, `ctx.transaction` joins the open one.
+   */
+  transaction<T>(work: (ctx: ServiceContext) => Promise<T>): Promise<T>;
+}
+
+/** A context's parts: {@link serviceContext} adds {@link ServiceContext.transaction}. */
+export type ServiceParts = Omit<ServiceContext, 'transaction'>;
+
+export function serviceContext(parts: ServiceParts): ServiceContext {
+  return {
+    ...parts,
+    transaction: (work) => parts.stores.transaction((tx) => work(serviceContext({ ...parts, stores: { ...parts.stores, ...tx } }))),
+  };
 }

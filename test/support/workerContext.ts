@@ -1,6 +1,6 @@
 import { createAppRegistry } from '../../src/server/auth/apps';
 import { readConfig } from '../../src/server/config';
-import type { ServiceContext } from '../../src/server/context';
+import { serviceContext, type ServiceContext } from '../../src/server/context';
 import { silentLogger } from '../../src/server/log';
 import { diskFiles } from '../../src/server/media/diskFiles';
 import { metricsFor } from '../../src/server/operator/metrics';
@@ -19,7 +19,7 @@ export async function workerContext(dataDir: string, env: Record<string, string>
   const config = readConfig({ DATA_DIR: dataDir, ...env });
   const stores = await openStores({ dataDir, databaseUrl: await databaseUrlFor(dataDir) });
   const files = diskFiles(dataDir);
-  return {
+  return serviceContext({
     config,
     apps: createAppRegistry(TEST_APPS),
     stores,
@@ -29,5 +29,5 @@ export async function workerContext(dataDir: string, env: Record<string, string>
     signals: new ServiceSignals(),
     metrics: metricsFor({ stores, config, log: silentLogger, now: Date.now }),
     now: Date.now,
-  };
+  });
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
 import { CallbackStore } from './callbacks';
 import { connect, type Connection, type DatabaseConfig, type Dialect, type PoolUse } from './db';
@@ -11,7 +12,8 @@ import { VideoStore } from './videos';
 
 /**
  * The service's data: one store per table, each the only module with SQL on its table. A step
- * that spans tables (a status change and its queued job, say) runs in {@link Stores.transaction}.
+ * that spans tables (a status change and its queued job, say) runs in one transaction: the
+ * service's steps through `ServiceContext.transaction`, which is built on {@link Stores.transaction}.
  */
 export interface Stores {
   videos: VideoStore;
@@ -24,7 +26,8 @@ export interface Stores {
   /**
    * Runs `work` in one transaction: all of its writes land, or none (it throws). `tx` is the
    * stores to use inside it, and only they: a query beside an open transaction may wait for it
-   * for ever (one SQLite connection, or a full pool). `tx.transaction` joins the open one.
+   * for ever (one SQLite connection, or a full pool), which the test build refuses
+   * ({@link RootStoresInTransactionError}). `tx.transaction` joins the open one.
    */
   transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T>;
   /**
@@ -50,8 +53,69 @@ export interface ServiceStores extends Stores {
   close(): Promise<void>;
 }
 
-/** `committed` collects the announcements of an open transaction; undefined outside one. */
-function storesOn(db: Kysely<Schema>, dialect: Dialect, committed?: (() => void)[]): Stores {
+/**
+ * The root stores were called inside one of their own open transactions. On SQLite that call
+ * waits for the transaction, which waits for it: the service hangs. On PostgreSQL it writes beside
+ * the transaction, on another connection, and is not undone with it.
+ */
+export class RootStoresInTransactionError extends Error {
+  override readonly name = 'RootStoresInTransactionError';
+  readonly code = 'ROOT_STORES_IN_TRANSACTION';
+}
+
+/**
+ * Marks the work of the root stores' open transactions, so a call on the root stores from inside
+ * one fails at once, naming the call, instead of hanging. Only what a transaction's own work
+ * calls is marked: another request's call beside it (several connections, on PostgreSQL) is fine.
+ */
+class TransactionGuard {
+  private readonly work = new AsyncLocalStorage<{ open: boolean }>();
+
+  async during<T>(transaction: () => Promise<T>): Promise<T> {
+    const marker = { open: true };
+    try {
+      return await this.work.run(marker, transaction);
+    } finally {
+      // Work started inside the transaction and still running after it may use the root again.
+      marker.open = false;
+    }
+  }
+
+  check(call: string): void {
+    if (this.work.getStore()?.open)
+      throw new RootStoresInTransactionError(`stores.${call} was called inside an open transaction; use the transaction's stores`);
+  }
+
+  /** `stores`, each of its calls (and of its tables' stores) checked first. */
+  wrap<S extends object>(stores: S): S {
+    const checked =
+      (name: string, call: (...args: unknown[]) => unknown, self: object) =>
+      (...args: unknown[]) => {
+        this.check(name);
+        return call.apply(self, args);
+      };
+    const entries = Object.entries(stores).map(([key, value]: [string, unknown]) => {
+      if (typeof value === 'function') return [key, checked(key, value as (...args: unknown[]) => unknown, stores)];
+      if (typeof value !== 'object' || value === null) return [key, value];
+      const table = new Proxy(value, {
+        get: (target, method, receiver) => {
+          const member: unknown = Reflect.get(target, method, receiver);
+          return typeof member === 'function'
+            ? checked(`${key}.${String(method)}`, member as (...args: unknown[]) => unknown, target)
+            : member;
+        },
+      });
+      return [key, table];
+    });
+    return Object.fromEntries(entries) as S;
+  }
+}
+
+/**
+ * `committed` collects the announcements of an open transaction; undefined outside one. `guard`,
+ * on the root stores of a test build, marks the work of their transactions.
+ */
+function storesOn(db: Kysely<Schema>, dialect: Dialect, committed?: (() => void)[], guard?: TransactionGuard): Stores {
   const stores: Stores = {
     videos: new VideoStore(db, dialect),
     playFiles: new PlayFileStore(db),
@@ -63,7 +127,8 @@ function storesOn(db: Kysely<Schema>, dialect: Dialect, committed?: (() => void)
     async transaction(work) {
       if (committed) return work(stores);
       const announcements: (() => void)[] = [];
-      const result = await db.transaction().execute((tx) => work(storesOn(tx, dialect, announcements)));
+      const transaction = () => db.transaction().execute((tx) => work(storesOn(tx, dialect, announcements)));
+      const result = await (guard ? guard.during(transaction) : transaction());
       for (const announce of announcements) announce();
       return result;
     },
@@ -77,16 +142,20 @@ function storesOn(db: Kysely<Schema>, dialect: Dialect, committed?: (() => void)
 
 /**
  * Opens the database (PostgreSQL when `databaseUrl` is set, SQLite in `dataDir` otherwise),
- * brings its schema up to date and hands out its stores.
+ * brings its schema up to date and hands out its stores. In a vitest worker (which sets VITEST: the
+ * services the tests start in-process, not the processes they spawn) the root stores refuse calls from inside their own
+ * transactions ({@link RootStoresInTransactionError}); production skips the check.
  */
-export async function openStores(config: DatabaseConfig): Promise<ServiceStores> {
+export async function openStores(config: DatabaseConfig, guarded = process.env['VITEST'] !== undefined): Promise<ServiceStores> {
   const connection: Connection = await connect(config);
-  return {
-    ...storesOn(connection.db, connection.dialect),
+  const guard = guarded ? new TransactionGuard() : undefined;
+  const stores: ServiceStores = {
+    ...storesOn(connection.db, connection.dialect, undefined, guard),
     dialect: connection.dialect,
     exclusive: connection.dialect === 'sqlite',
     writeProblem: () => connection.writeProblem(),
     poolUse: () => connection.poolUse(),
     close: () => connection.close(),
   };
+  return guard ? guard.wrap(stores) : stores;
 }
