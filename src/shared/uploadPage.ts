@@ -1,10 +1,6 @@
 import {
   UPLOAD_SOURCES,
-  UPLOAD_TYPES,
-  VALUE_SHAPES,
   WIDGET_FORMS,
-  WIDGET_LANGUAGES,
-  WIDGET_THEMES,
   type PageOption,
   type UploadSource,
   type UploadType,
@@ -15,6 +11,7 @@ import {
 import { decodeStrings } from './i18n/checkStrings';
 import type { WidgetStrings } from './i18n/strings';
 import { decodeRestrictions, type ContentLimits, type PageRestrictions } from './restrictions';
+import { PAGE_OPTIONS, WIDGET_OPTIONS, type WidgetOption } from './widgetOptions';
 
 // The WHATWG URLSearchParams both runtimes have. src/shared is type-checked with neither the
 // DOM's nor Node's types (src/shared/tsconfig.json), so it names the little it uses; at run time
@@ -55,6 +52,11 @@ interface UploadPageQuery {
   form: WidgetForm;
 }
 
+/** How a value travels on the page's address: a list or an object as JSON, anything else as its text. */
+function queryText(value: string | number | boolean | object): string {
+  return typeof value === 'object' ? JSON.stringify(value) : `${value}`;
+}
+
 /**
  * The loader's side: the upload page's address, its query (UploadPageQuery) from checked options;
  * an undefined option stays off. `origin` is that of the window that will hold the container.
@@ -72,7 +74,7 @@ export function uploadPageUrl(
   const query = new URLSearchParams({ channel, origin, form } satisfies Partial<UploadPageQuery>);
   for (const key in byOption) {
     const value = options[key as PageOption];
-    if (value !== undefined) query.set(key, typeof value === 'object' ? JSON.stringify(value) : `${value}`);
+    if (value !== undefined) query.set(key, queryText(value));
   }
   return `${serviceBase}${UPLOAD_PAGE_PATH}?${query}`;
 }
@@ -107,26 +109,8 @@ export interface PageQueryProblem {
   detail: string;
 }
 
-/**
- * The decoded parameters: name, allowed values (a list, or a shape), default (none: the parameter
- * is optional, or for `form` required).
- */
-const QUERY_VALUES = [
-  ['uploadType', UPLOAD_TYPES, 'flash'],
-  ['needHandleSepcial', ['true', 'false'], 'false'],
-  ['uploadWhileRecording', ['true', 'false'], 'false'],
-  ['lang', WIDGET_LANGUAGES, undefined],
-  ['theme', WIDGET_THEMES, 'auto'],
-  ['accentColor', VALUE_SHAPES.colour, undefined],
-  ['radius', VALUE_SHAPES.length, undefined],
-  ['form', WIDGET_FORMS, undefined],
-] as const satisfies readonly (readonly [
-  keyof UploadPageQuery,
-  readonly string[] | (typeof VALUE_SHAPES)[keyof typeof VALUE_SHAPES],
-  string | undefined,
-])[];
-
-function problemWith(allowed: (typeof QUERY_VALUES)[number][1], raw: string): string | undefined {
+/** What is wrong with `raw` as a value of `allowed` (a list, or a shape), if anything. */
+function problemWith(allowed: readonly string[] | readonly [RegExp, string], raw: string): string | undefined {
   if (allowed[0] instanceof RegExp) return allowed[0].test(raw) ? undefined : `must be ${allowed[1]}`;
   return (allowed as readonly string[]).includes(raw) ? undefined : `must be one of ${allowed.join(', ')}`;
 }
@@ -147,34 +131,56 @@ function decodeSources(raw: string): UploadSource[] | string {
 }
 
 /**
- * The service's side: reads back what {@link uploadPageUrl} wrote (the signed values, channel
- * and origin are the service's to check). `get` may throw for a repeated parameter.
+ * The service's side: reads back what {@link uploadPageUrl} wrote, each page option by its check
+ * in the options table (widgetOptions.ts), in the table's order, an absent or blank one as its
+ * default; then the container's `form`. The signed values, channel and origin are the service's to
+ * check. `get` may throw for a repeated parameter.
  */
 export function decodePageOptions(
   get: (name: keyof UploadPageQuery) => string | undefined,
 ): { ok: true; options: PageOptions } | { ok: false; problem: PageQueryProblem } {
-  const values: Partial<Record<keyof UploadPageQuery, string>> = {};
-  for (const [name, allowed, fallback] of QUERY_VALUES) {
-    const raw = get(name)?.trim();
-    const problem = raw === undefined || raw === '' ? undefined : problemWith(allowed, raw);
-    if (problem) return { ok: false, problem: { code: '106', detail: `${name} ${problem}` } };
-    values[name] = raw || fallback;
+  const refused = (code: PageQueryProblem['code'], detail: string) => ({ ok: false as const, problem: { code, detail } });
+  const values: Partial<Record<PageOption, string>> = {};
+  let strings: WidgetStrings = {};
+  let restrictions: PageRestrictions | undefined;
+  let sources: UploadSource[] = [];
+  for (const name of PAGE_OPTIONS) {
+    const row: WidgetOption = WIDGET_OPTIONS[name];
+    const raw = get(name)?.trim() || (row.default === undefined ? undefined : queryText(row.default));
+    const check = row.query;
+    if (check === 'signed' || check === undefined) continue;
+    if (check === 'strings') {
+      const decoded = decodeStrings(raw ?? '{}');
+      if (!decoded.ok) return refused('106', decoded.detail);
+      strings = decoded.strings;
+    } else if (check === 'restriction') {
+      // All four at the first: they are checked against each other.
+      if (restrictions) continue;
+      const decoded = decodeRestrictions((restriction) => get(restriction)?.trim());
+      if (!decoded.ok) return refused('106', decoded.detail);
+      restrictions = decoded.restrictions;
+    } else if (check === 'sources') {
+      const decoded = decodeSources(raw ?? '');
+      if (typeof decoded === 'string') return refused('106', `${name} ${decoded}`);
+      sources = decoded;
+    } else {
+      const problem = raw === undefined ? undefined : problemWith(check, raw);
+      if (problem) return refused('106', `${name} ${problem}`);
+      values[name] = raw;
+    }
   }
-  if (values.form === undefined) return { ok: false, problem: { code: '101', detail: 'form' } };
-  const strings = decodeStrings(get('strings')?.trim() || '{}');
-  if (!strings.ok) return { ok: false, problem: { code: '106', detail: strings.detail } };
-  const restrictions = decodeRestrictions((name) => get(name)?.trim());
-  if (!restrictions.ok) return { ok: false, problem: { code: '106', detail: restrictions.detail } };
-  const sources = decodeSources(get('sources')?.trim() || '["file"]');
-  if (typeof sources === 'string') return { ok: false, problem: { code: '106', detail: `sources ${sources}` } };
+  const form = get('form')?.trim();
+  if (!form) return refused('101', 'form');
+  const formProblem = problemWith(WIDGET_FORMS, form);
+  if (formProblem) return refused('106', `form ${formProblem}`);
   const options = {
     uploadType: values.uploadType as UploadType,
     needHandleSepcial: values.needHandleSepcial === 'true',
     lang: values.lang as WidgetLanguage | undefined,
-    form: values.form as WidgetForm,
+    form: form as WidgetForm,
     look: { theme: values.theme as WidgetTheme, accentColor: values.accentColor, radius: values.radius },
-    strings: strings.strings,
-    restrictions: restrictions.restrictions,
+    strings,
+    restrictions: restrictions ?? {},
     sources,
     uploadWhileRecording: values.uploadWhileRecording === 'true',
   };

@@ -71,10 +71,6 @@ export type Container = (typeof CONTAINERS)[number];
 export type FileRefusal =
   'empty' | 'notVideo' | 'notVideoContent' | 'unreadable' | 'tooLarge' | 'notAccepted' | 'tooShort' | 'tooLong' | 'durationUnknown';
 
-/** Options of the overlay form only; the service never sees them. */
-export const OVERLAY_OPTIONS = ['isTop', 'left', 'top'] as const;
-export const HANDLERS = ['onSuccess', 'onFailure', 'onError', 'onProgress', 'onStateChange', 'onProcessed'] as const;
-
 /** Sent to `onSuccess` once the service has stored the whole file. */
 export interface UploadSuccessInfo {
   videoId: string;

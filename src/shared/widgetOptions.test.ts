@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PAGE_OPTIONS, WIDGET_OPTIONS, type WidgetOption } from './widgetOptions';
+import { LOADER_RULES_FILE, loaderRulesModule } from './loaderRulesSource';
+import { decodePageOptions } from './uploadPage';
 import { optionsTable, withOptionsTable } from './widgetOptionsDocs';
 
 const docsPage = new URL('../../docs/widget.md', import.meta.url);
@@ -12,6 +14,27 @@ describe('the widget options table', () => {
       committed === withOptionsTable(committed, optionsTable()),
       'docs/widget.md is out of date with src/shared/widgetOptions.ts: run `npx tsx scripts/widgetOptions.ts` and commit it',
     ).toBe(true);
+  });
+
+  it('is the loader’s rules in src/widget/loader/optionRules.ts (npx tsx scripts/widgetOptions.ts rewrites them)', () => {
+    expect(
+      readFileSync(new URL(`../../${LOADER_RULES_FILE}`, import.meta.url), 'utf8') === loaderRulesModule(),
+      `${LOADER_RULES_FILE} is out of date with src/shared/widgetOptions.ts: run \`npx tsx scripts/widgetOptions.ts\` and commit it`,
+    ).toBe(true);
+  });
+
+  it('gives the service its defaults', () => {
+    const decoded = decodePageOptions((name) => (name === 'form' ? 'popup' : undefined));
+    expect(decoded).toMatchObject({
+      ok: true,
+      options: {
+        uploadType: WIDGET_OPTIONS.uploadType.default,
+        needHandleSepcial: WIDGET_OPTIONS.needHandleSepcial.default,
+        look: { theme: WIDGET_OPTIONS.theme.default },
+        sources: WIDGET_OPTIONS.sources.default,
+        uploadWhileRecording: WIDGET_OPTIONS.uploadWhileRecording.default,
+      },
+    });
   });
 
   it('documents every option once, with its type and default', () => {

@@ -9,14 +9,14 @@ import {
 import * as errorPage from './loader/errorPage';
 import { openDeferred } from './loader/deferredConfig';
 import { openWidget, type WidgetTarget } from './loader/openUpload';
-import { OVERLAY_RULES } from './loader/overlayRules';
+import { OVERLAY_RULES } from './loader/optionRules';
 import * as overlay from './loader/overlay';
 import { openPopup } from './loader/popup';
 import { LOADER_WORDS } from '../shared/i18n/loaderWords';
 import { loaderTexts } from './loader/texts';
 
 // Types only, named one by one: `export type *` made the bundled index.d.ts declare the option
-// lists (WIDGET_LANGUAGES, HANDLERS, …) as values the JS does not have (test/package.exports.test.ts).
+// lists (WIDGET_LANGUAGES, UPLOAD_TYPES, …) as values the JS does not have (test/package.exports.test.ts).
 export type {
   BaseUploadConfig,
   Container,

@@ -11,6 +11,7 @@ import { decodeStrings } from '../../shared/i18n/checkStrings';
 import type { WidgetStrings } from '../../shared/i18n/strings';
 import { decodePageOptions, type PageOptions } from '../../shared/uploadPage';
 import { languageOf, WIDGET_LANGUAGES, WIDGET_THEMES, type WidgetLanguage, type WidgetTheme } from '../../shared/widgetConfig';
+import { WIDGET_OPTIONS } from '../../shared/widgetOptions';
 
 /** A validated upload page request: everything the page needs besides its ticket and resume state. */
 export interface PageRequest extends PageOptions {
@@ -65,7 +66,7 @@ export function errorPageLook(params: Params, acceptLanguage: string | undefined
   return {
     strings: strings.ok ? strings.strings : {},
     lang: (WIDGET_LANGUAGES as readonly string[]).includes(lang) ? (lang as WidgetLanguage) : languageOf(acceptLanguage ?? ''),
-    theme: (WIDGET_THEMES as readonly string[]).includes(theme) ? (theme as WidgetTheme) : 'auto',
+    theme: (WIDGET_THEMES as readonly string[]).includes(theme) ? (theme as WidgetTheme) : WIDGET_OPTIONS.theme.default,
   };
 }
 

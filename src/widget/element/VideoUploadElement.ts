@@ -1,5 +1,4 @@
 import {
-  HANDLERS,
   type ModuleUploadConfig,
   type UploadErrorInfo,
   type UploadFailureInfo,
@@ -10,6 +9,7 @@ import {
   type UploadWidgetHandle,
 } from '../../shared/widgetConfig';
 import { trackUpload, type UploadStatus } from '../track/trackUpload';
+import { HANDLERS } from '../loader/optionRules';
 import { optionsFromAttributes } from './attributes';
 
 /** The element's events: each handler's name without `on`, in lower case, with its info as `detail`. */

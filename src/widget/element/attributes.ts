@@ -1,10 +1,6 @@
-import type { ModuleOptions, ModuleUploadConfig } from '../../shared/widgetConfig';
-import { OVERLAY_RULES } from '../loader/overlayRules';
-import { RULES, type Rule } from '../loader/validateConfig';
-
-const TEXT: Rule = [(value) => typeof value === 'string', 'a string'];
-/** The npm module's own options; `openUpload` checks them (a bad `form` or `serviceUrl` throws). */
-const MODULE_RULES: Record<keyof ModuleOptions, Rule> = { serviceUrl: TEXT, form: TEXT };
+import type { ModuleUploadConfig } from '../../shared/widgetConfig';
+import { MODULE_RULES, OVERLAY_RULES, RULES } from '../loader/optionRules';
+import type { Rule } from '../loader/rules';
 
 const NUMBER: Rule = [(value) => typeof value === 'number', 'a number'];
 /**

@@ -1,5 +1,5 @@
 import type { OverlayUploadConfig } from '../../shared/widgetConfig';
-import { OVERLAY_RULES } from './overlayRules';
+import { OVERLAY_RULES } from './optionRules';
 import { scriptOpenUpload } from './scriptBase';
 
 /** `UploadABoxWidget.openUpload(config)`: the overlay form (its layer comes from the service as overlay.js, see LoaderParts in openUpload.ts). */

@@ -6,7 +6,7 @@ import { UPLOAD_PAGE_PATH } from '../../shared/uploadPage';
 import * as errorPage from './errorPage';
 import { openWidget, type WidgetTarget } from './openUpload';
 import * as overlay from './overlay';
-import { OVERLAY_RULES } from './overlayRules';
+import { OVERLAY_RULES } from './optionRules';
 import { openPopup } from './popup';
 import { loaderTexts } from './texts';
 

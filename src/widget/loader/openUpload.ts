@@ -17,7 +17,8 @@ import { uploadPageUrl } from '../../shared/uploadPage';
 import { randomChannel } from './pageUrl';
 import type { openPopup } from './popup';
 import type { LoaderTexts } from './texts';
-import { checkConfig, RULES, type OverlayRules } from './validateConfig';
+import { RULES } from './optionRules';
+import { checkConfig, type OverlayRules } from './validateConfig';
 
 /**
  * The parts of the loader that not every open needs, each its own ES module beside the loaders

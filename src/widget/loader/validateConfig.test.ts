@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PAGE_OPTIONS } from '../../shared/widgetOptions';
-import { OVERLAY_RULES } from './overlayRules';
-import { checkConfig, RULES } from './validateConfig';
+import { OVERLAY_RULES, RULES } from './optionRules';
+import { checkConfig } from './validateConfig';
 
 const AUTH = { appId: 'app-a', timestamp: '1700000000', token: '0123456789abcdef0123456789abcdef', videoId: 'v-1' };
 

@@ -1,8 +1,4 @@
 import {
-  HANDLERS,
-  OVERLAY_OPTIONS,
-  UPLOAD_TYPES,
-  WIDGET_LANGUAGES,
   type Container,
   type PageOption,
   type UploadEventHandlers,
@@ -13,6 +9,7 @@ import {
   type WidgetTheme,
 } from '../../shared/widgetConfig';
 import type { WidgetStrings } from '../../shared/i18n/strings';
+import { DEFAULTS, HANDLERS, OVERLAY_OPTIONS, REQUIRED, RULES, type OVERLAY_RULES } from './optionRules';
 
 /** The configuration after checking, with every default applied (an absent optional one is undefined). */
 interface ResolvedConfig {
@@ -51,65 +48,8 @@ export type ConfigCheck = {
   videoId: string;
 } & ({ ok: true; config: ResolvedConfig } | { ok: false; problem: ConfigProblem });
 
-export type Rule = [valid: (value: unknown) => boolean, expected: string];
-
-const typeIs = (type: string) => (value: unknown) => typeof value === type;
-const oneOf = (values: readonly string[]): Rule => [
-  (value) => values.includes(value as string),
-  values.map((value) => `"${value}"`).join(' or '),
-];
-const STRING: Rule = [typeIs('string'), 'a string'];
-export const BOOLEAN: Rule = [typeIs('boolean'), 'true or false'];
-
-/**
- * Any value whose JSON fits the page's address: it travels there as JSON, which a server or proxy
- * refuses outright (414, 431: no error page) past 8 to 16 KB. The service checks the value itself.
- */
-const SERVICE_CHECKS: Rule = [(value) => encodeURIComponent(JSON.stringify(value)).length <= 8e3, 'at most 8000 bytes as URL-encoded JSON'];
-
-/**
- * The options the service checks too, in PAGE_OPTIONS order (the first problem is the one the
- * service would report). The look (`theme`, `accentColor`, `radius`) is only checked to be
- * strings, `strings` and the restrictions (`maxFileSize`, `accept`, `minDuration`,
- * `maxDuration`) to be small enough, here: the service checks the values (106 on its error
- * page), which keeps their lists and patterns out of the popup loader's bytes.
- */
-export const RULES: Record<PageOption, Rule> = {
-  appId: STRING,
-  timestamp: STRING,
-  token: STRING,
-  videoId: STRING,
-  uploadType: oneOf(UPLOAD_TYPES),
-  needHandleSepcial: BOOLEAN,
-  lang: oneOf(WIDGET_LANGUAGES),
-  theme: STRING,
-  accentColor: STRING,
-  radius: STRING,
-  strings: SERVICE_CHECKS,
-  maxFileSize: SERVICE_CHECKS,
-  accept: SERVICE_CHECKS,
-  minDuration: SERVICE_CHECKS,
-  maxDuration: SERVICE_CHECKS,
-  // A list of names the service checks (106), as it checks `accept`'s.
-  sources: SERVICE_CHECKS,
-  uploadWhileRecording: BOOLEAN,
-};
-
-/** The checks of the overlay-only options (overlayRules.ts), given by the builds that open the overlay. */
-export type OverlayRules = Record<(typeof OVERLAY_OPTIONS)[number], Rule>;
-
-/**
- * The options with a default; the others stay absent when not given: `isTop` absent means true, `left`/`top` absent mean
- * centred, `lang` absent means the browser's language, the look's absent options are the
- * uploader's own, absent restrictions the service's limits.
- */
-const DEFAULTS: Pick<ResolvedConfig, 'uploadType' | 'needHandleSepcial'> = {
-  uploadType: 'flash',
-  needHandleSepcial: false,
-};
-
-/** The required options, the first RULES (PAGE_OPTIONS begins with them). */
-const REQUIRED = 4;
+/** The checks of the overlay-only options (optionRules.ts), given by the builds that open the overlay. */
+export type OverlayRules = typeof OVERLAY_RULES;
 
 /** Every option name. */
 const KNOWN: string[] = [...Object.keys(RULES), ...OVERLAY_OPTIONS, ...HANDLERS];
