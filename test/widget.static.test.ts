@@ -15,6 +15,8 @@ function writeBuild(dir: string): void {
   mkdirSync(join(dir, 'upload'), { recursive: true });
   writeFileSync(join(dir, 'Scripts', 'UploadWidget', 'initUploadWidget.js'), 'window.UploadWidget={};\n');
   writeFileSync(join(dir, 'Scripts', 'UploadWidget', 'initUploadABoxWidget.js'), 'window.UploadABoxWidget={};\n');
+  for (const lang of ['en', 'fr', 'zh-TW', 'pt-BR'])
+    writeFileSync(join(dir, 'Scripts', 'UploadWidget', `texts-${lang}.js`), `export const lang = '${lang}';\n`);
   writeFileSync(join(dir, 'Scripts', 'secret.js'), 'not for the web\n');
   writeFileSync(join(dir, 'upload', 'uploader-AbC123.js'), 'export {};\n');
   writeFileSync(join(dir, 'upload', 'uploader-AbC123.js.br'), brotliCompressSync('export {};\n'));
@@ -57,6 +59,16 @@ describe('the loader scripts', () => {
       expect(res.headers.get('cache-control')).toBe('public, max-age=300');
       expect(await res.text()).toMatch(/^window\.Upload/);
     }
+  });
+
+  it("answer a language tag's words with those of the language the uploader picks for it", async () => {
+    const wordsFor = async (tag: string) => (await fetch(`${service.address}/Scripts/UploadWidget/texts-${tag}.js`)).text();
+    expect(await wordsFor('fr')).toContain("'fr'");
+    expect(await wordsFor('fr-CA')).toContain("'fr'");
+    expect(await wordsFor('zh-HK')).toContain("'zh-TW'");
+    expect(await wordsFor('pt-PT')).toContain("'pt-BR'");
+    expect(await wordsFor('kok')).toContain("'en'");
+    expect(await wordsFor('')).toContain("'en'");
   });
 
   it('answer 304 while unchanged and the new file once rebuilt', async () => {

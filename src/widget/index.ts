@@ -1,10 +1,10 @@
 import {
+  languageOf,
   WIDGET_FORMS,
   type DeferredModuleConfig,
   type ModuleUploadConfig,
   type UploadWidgetError,
   type UploadWidgetHandle,
-  type WidgetLanguage,
 } from '../shared/widgetConfig';
 import * as errorPage from './loader/errorPage';
 import { openDeferred } from './loader/deferredConfig';
@@ -68,8 +68,8 @@ function serviceBase(value: unknown): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
-/** The parts this module carries; it never asks for a `texts-<lang>` one, having every language's words. */
-const part = ((name: 'overlay' | 'errorPage') => Promise.resolve({ overlay, errorPage }[name])) as WidgetTarget['part'];
+/** The parts this module carries; it never asks for a `texts-<tag>` one, having every language's words. */
+const part = ((name: 'overlay' | 'errorPage') => Promise.resolve({ overlay, errorPage }[name])) as unknown as WidgetTarget['part'];
 
 /**
  * Opens the upload widget from a bundled app: `serviceUrl` says where the service is, `form`
@@ -86,7 +86,10 @@ export function openUpload(config: ModuleUploadConfig | DeferredModuleConfig): U
     popup: openPopup,
     overlay: overlay.openOverlay,
     overlayRules: OVERLAY_RULES,
-    texts: (lang: WidgetLanguage, strings: unknown) => loaderTexts(LOADER_WORDS[lang], lang, strings),
+    texts: (tag: string, strings: unknown) => {
+      const lang = languageOf(tag);
+      return loaderTexts(LOADER_WORDS[lang], lang, strings);
+    },
     part,
   };
   return 'config' in widgetConfig ? openDeferred(widgetConfig, target) : openWidget(widgetConfig, target);

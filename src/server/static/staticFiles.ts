@@ -112,11 +112,16 @@ function fileSender(options: StaticOptions) {
   };
 }
 
-/** Every file of `dir` under a route prefix ending in `/*`. */
-export function staticDirectory(routePrefix: string, dir: string, options: StaticOptions): Handler {
+/** Every file of `dir` under a route prefix ending in `/*`; `fileOf` may answer a name with another file. */
+export function staticDirectory(
+  routePrefix: string,
+  dir: string,
+  options: StaticOptions,
+  fileOf: (name: string) => string = (name) => name,
+): Handler {
   const send = fileSender(options);
   const prefix = routePrefix.replace(/\*$/, '');
-  return ({ req, res, url }) => send(req, res, dir, url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : '');
+  return ({ req, res, url }) => send(req, res, dir, fileOf(url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : ''));
 }
 
 /** One file at a fixed path. */

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { STATUS_PATH, UPLOAD_PAGE_PATH } from '../../shared/uploadPage';
+import { languageOf } from '../../shared/widgetConfig';
 import type { ServiceContext } from '../context';
 import type { Route } from '../http/router';
 import { IMMUTABLE, SHORT_LIVED, staticDirectory, staticFile } from '../static/staticFiles';
@@ -13,6 +14,17 @@ import { uploadPageHandler } from './uploadPageHandler';
 
 const BUILD_HINT = 'the widget is not built: run `npm run build`';
 const LOADER_PATH = '/Scripts/UploadWidget';
+
+/**
+ * The script loaders ask for their words as `texts-<tag>.js`, with the browser's language tag
+ * when the config names no language we speak: the answer is the words of the language the
+ * upload page would pick for that tag (languageOf), so the loaders carry no list of languages
+ * to choose from. docs/widget.md ("Languages") says why.
+ */
+function loaderFile(name: string): string {
+  const tag = /^texts-(.*)\.js$/.exec(name)?.[1];
+  return tag === undefined ? name : `texts-${languageOf(tag)}.js`;
+}
 
 /**
  * The upload widget's paths: the loader scripts (any site may load them; fixed URLs, so cached
@@ -27,11 +39,16 @@ export function widgetRoutes(service: ServiceContext, uploads: UploadService): R
     {
       method: 'GET',
       path: `${LOADER_PATH}/*`,
-      handler: staticDirectory(`${LOADER_PATH}/*`, join(dist, 'Scripts', 'UploadWidget'), {
-        crossOrigin: true,
-        missingHint: BUILD_HINT,
-        cacheControl: SHORT_LIVED,
-      }),
+      handler: staticDirectory(
+        `${LOADER_PATH}/*`,
+        join(dist, 'Scripts', 'UploadWidget'),
+        {
+          crossOrigin: true,
+          missingHint: BUILD_HINT,
+          cacheControl: SHORT_LIVED,
+        },
+        loaderFile,
+      ),
     },
     {
       method: 'GET',

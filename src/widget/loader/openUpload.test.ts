@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hostMessage, pageMessage, type PageMessage, type WithoutEnvelope } from '../../shared/messages';
 import { LOADER_WORDS } from '../../shared/i18n/loaderWords';
+import { languageOf } from '../../shared/widgetConfig';
 import { UPLOAD_PAGE_PATH } from '../../shared/uploadPage';
 import * as errorPage from './errorPage';
 import { openWidget, type WidgetTarget } from './openUpload';
@@ -16,8 +17,8 @@ const PARTS: Omit<WidgetTarget, 'serviceBase' | 'form'> = {
   popup: openPopup,
   overlay: overlay.openOverlay,
   overlayRules: OVERLAY_RULES,
-  texts: (lang, strings) => loaderTexts(LOADER_WORDS[lang], lang, strings),
-  part: ((name: 'overlay' | 'errorPage') => Promise.resolve({ overlay, errorPage }[name])) as WidgetTarget['part'],
+  texts: (tag, strings) => loaderTexts(LOADER_WORDS[languageOf(tag)], languageOf(tag), strings),
+  part: ((name: 'overlay' | 'errorPage') => Promise.resolve({ overlay, errorPage }[name])) as unknown as WidgetTarget['part'],
 };
 const AUTH = { appId: 'app-a', timestamp: '1700000000', token: '0123456789abcdef0123456789abcdef', videoId: 'v-1' };
 

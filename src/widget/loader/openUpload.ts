@@ -1,12 +1,10 @@
 import {
-  languageOf,
   WIDGET_LANGUAGES,
   type UploadEndKind,
   type UploadSuccessInfo,
   type UploadWidgetError,
   type UploadWidgetHandle,
   type WidgetForm,
-  type WidgetLanguage,
 } from '../../shared/widgetConfig';
 import type { Container } from './container';
 import type * as ErrorPage from './errorPage';
@@ -30,8 +28,12 @@ type LoaderParts = {
   overlay: typeof Overlay;
   errorPage: typeof ErrorPage;
 } & {
-  /** One language's words: ten languages' would not fit the loader's budget. */
-  [L in WidgetLanguage as `texts-${L}`]: { texts(strings: unknown): LoaderTexts };
+  /**
+   * One language's words, asked for by a language tag: the service answers with the words of the
+   * language it picks for the tag (languageOf), so the loader carries neither every language's
+   * words nor the choice among them.
+   */
+  [name: `texts-${string}`]: { texts(strings: unknown): LoaderTexts };
 };
 
 export interface WidgetTarget {
@@ -49,8 +51,8 @@ export interface WidgetTarget {
   popup?: typeof openPopup | undefined;
   /** The overlay, when this build carries it: opened at once; without it, the overlay part is imported when needed. */
   overlay?: typeof openOverlay | undefined;
-  /** The loader's words in every language, when this build carries them; without them, the language's `texts-<lang>` part is imported at each open. */
-  texts?: ((lang: WidgetLanguage, strings: unknown) => LoaderTexts) | undefined;
+  /** The loader's words for a language tag, when this build carries every language's; without them, the tag's `texts-<tag>` part is imported at each open. */
+  texts?: ((tag: string, strings: unknown) => LoaderTexts) | undefined;
 }
 
 /** One throwing handler must not break the widget or the other handlers. */
@@ -74,8 +76,8 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   const config = check.ok ? check.config : undefined;
   // checkConfig has thrown unless `raw` is an object.
   const { lang, strings } = raw as { lang?: unknown; strings?: unknown };
-  // The configured `lang` when it is one we speak (even when another option is wrong, as on the service), else the browser's.
-  const chosen = WIDGET_LANGUAGES.includes(lang as never) ? (lang as WidgetLanguage) : languageOf(win.navigator.language);
+  // The configured `lang` when it is one we speak (even when another option is wrong, as on the service), else the browser's tag.
+  const chosen = WIDGET_LANGUAGES.includes(lang as never) ? (lang as string) : win.navigator.language;
   let texts = target.texts?.(chosen, strings);
   // Resolves with the words, which whatever shows them waits for. A widget closed before they
   // come reports its closing in English.
