@@ -8,7 +8,23 @@ import type { SignedOption } from './widgetOptions';
 
 export const UPLOAD_TYPES = ['flash', 'silverlight'] as const;
 export type UploadType = (typeof UPLOAD_TYPES)[number];
-export const WIDGET_LANGUAGES = ['en', 'zh-CN', 'zh-TW', 'ja', 'ko', 'es', 'fr', 'de', 'pt-BR', 'ar'] as const;
+export const WIDGET_LANGUAGES = [
+  'en',
+  'zh-CN',
+  'zh-TW',
+  'ja',
+  'ko',
+  'es',
+  'fr',
+  'de',
+  'pt-BR',
+  'ar',
+  'it',
+  'nl',
+  'pl',
+  'sv',
+  'cs',
+] as const;
 export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];
 /** The languages written right to left: their pages get `dir="rtl"`. */
 export const RTL_LANGUAGES: readonly WidgetLanguage[] = ['ar'];

@@ -9,6 +9,28 @@ import { stringTable } from './tables';
 const ENGLISH = stringTable('en');
 const KEYS = Object.keys(ENGLISH).sort();
 
+describe('the languages', () => {
+  it('are the ones the uploader speaks, each complete (below)', () => {
+    expect([...WIDGET_LANGUAGES]).toEqual([
+      'en',
+      'zh-CN',
+      'zh-TW',
+      'ja',
+      'ko',
+      'es',
+      'fr',
+      'de',
+      'pt-BR',
+      'ar',
+      'it',
+      'nl',
+      'pl',
+      'sv',
+      'cs',
+    ]);
+  });
+});
+
 describe('every language', () => {
   it.each(WIDGET_LANGUAGES.filter((lang) => lang !== 'en'))('%s has every key, no other, each with the English placeholders', (lang) => {
     const table = stringTable(lang);
@@ -19,10 +41,11 @@ describe('every language', () => {
     }
   });
 
-  it('is translated: no text but units, figures and words the languages share is the English one', () => {
-    const shared = /^(unit\w+|ofTotal|speed)$/;
+  it('is translated: no text is the English one but units and figures the languages share, and words they share', () => {
+    // Values that really are the same in other languages: the IEC units, SI symbols, the speed's form.
+    const shared = new Set(['B', 'KiB', 'MiB', 'GiB', 'TiB', 'h', 'min', 's', '{perSecond}/s']);
     const same = (lang: (typeof WIDGET_LANGUAGES)[number]) =>
-      (KEYS as StringKey[]).filter((key) => !shared.test(key) && stringTable(lang)[key] === ENGLISH[key]);
+      (KEYS as StringKey[]).filter((key) => stringTable(lang)[key] === ENGLISH[key] && !shared.has(ENGLISH[key]));
     expect(Object.fromEntries(WIDGET_LANGUAGES.filter((lang) => lang !== 'en').map((lang) => [lang, same(lang)]))).toEqual({
       'zh-CN': [],
       'zh-TW': [],
@@ -33,6 +56,11 @@ describe('every language', () => {
       de: [],
       'pt-BR': [],
       ar: [],
+      it: [],
+      nl: [],
+      pl: [],
+      sv: [],
+      cs: [],
     });
   });
 
@@ -60,7 +88,10 @@ describe('languageOf', () => {
     ['ar-EG', 'ar'],
     ['zh-Hant-HK', 'zh-TW'],
     ['zh', 'zh-CN'],
-    ['it-IT', 'en'],
+    ['it-IT', 'it'],
+    ['nl-BE', 'nl'],
+    ['sv-FI', 'sv'],
+    ['fi-FI', 'en'],
     ['kok', 'en'],
     ['', 'en'],
   ])('%s → %s', (tag, lang) => expect(languageOf(tag)).toBe(lang));

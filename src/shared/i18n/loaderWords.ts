@@ -1,12 +1,17 @@
 import type { WidgetLanguage } from '../widgetConfig';
 import { AR_WORDS } from './locales/ar';
+import { CS_WORDS } from './locales/cs';
 import { DE_WORDS } from './locales/de';
 import { EN_WORDS } from './locales/en';
 import { ES_WORDS } from './locales/es';
 import { FR_WORDS } from './locales/fr';
+import { IT_WORDS } from './locales/it';
 import { JA_WORDS } from './locales/ja';
 import { KO_WORDS } from './locales/ko';
+import { NL_WORDS } from './locales/nl';
+import { PL_WORDS } from './locales/pl';
 import { PT_BR_WORDS } from './locales/pt-BR';
+import { SV_WORDS } from './locales/sv';
 import { ZH_CN_WORDS } from './locales/zh-CN';
 import { ZH_TW_WORDS } from './locales/zh-TW';
 
@@ -41,4 +46,9 @@ export const LOADER_WORDS: Record<WidgetLanguage, LoaderWords> = {
   de: DE_WORDS,
   'pt-BR': PT_BR_WORDS,
   ar: AR_WORDS,
+  it: IT_WORDS,
+  nl: NL_WORDS,
+  pl: PL_WORDS,
+  sv: SV_WORDS,
+  cs: CS_WORDS,
 };

@@ -1,13 +1,18 @@
 import type { WidgetLanguage } from '../widgetConfig';
 import { LOADER_WORDS } from './loaderWords';
 import { AR } from './locales/ar';
+import { CS } from './locales/cs';
 import { DE } from './locales/de';
 import { EN } from './locales/en';
 import { ES } from './locales/es';
 import { FR } from './locales/fr';
+import { IT } from './locales/it';
 import { JA } from './locales/ja';
 import { KO } from './locales/ko';
+import { NL } from './locales/nl';
+import { PL } from './locales/pl';
 import { PT_BR } from './locales/pt-BR';
+import { SV } from './locales/sv';
 import { ZH_CN } from './locales/zh-CN';
 import { ZH_TW } from './locales/zh-TW';
 import { RECORDING_TEXTS } from './recordingTexts';
@@ -29,6 +34,11 @@ const PAGE_TEXTS: Record<WidgetLanguage, PageTexts> = {
   de: DE,
   'pt-BR': PT_BR,
   ar: AR,
+  it: IT,
+  nl: NL,
+  pl: PL,
+  sv: SV,
+  cs: CS,
 };
 
 /** One language's every text, with the `strings` option's texts in place of its own. */

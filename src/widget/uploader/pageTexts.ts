@@ -16,6 +16,11 @@ const LOCALES: Record<WidgetLanguage, () => Promise<Omit<StringTable, RecordingK
   de: () => import('../../shared/i18n/locales/de').then((module) => ({ ...module.DE_WORDS, ...module.DE })),
   'pt-BR': () => import('../../shared/i18n/locales/pt-BR').then((module) => ({ ...module.PT_BR_WORDS, ...module.PT_BR })),
   ar: () => import('../../shared/i18n/locales/ar').then((module) => ({ ...module.AR_WORDS, ...module.AR })),
+  it: () => import('../../shared/i18n/locales/it').then((module) => ({ ...module.IT_WORDS, ...module.IT })),
+  nl: () => import('../../shared/i18n/locales/nl').then((module) => ({ ...module.NL_WORDS, ...module.NL })),
+  pl: () => import('../../shared/i18n/locales/pl').then((module) => ({ ...module.PL_WORDS, ...module.PL })),
+  sv: () => import('../../shared/i18n/locales/sv').then((module) => ({ ...module.SV_WORDS, ...module.SV })),
+  cs: () => import('../../shared/i18n/locales/cs').then((module) => ({ ...module.CS_WORDS, ...module.CS })),
 };
 
 /**
