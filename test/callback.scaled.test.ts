@@ -185,8 +185,8 @@ describe('status callback', () => {
     const { service } = await start(receiver.port);
     const video = newVideo({ status: VideoStatus.Transcoding });
     await service.context.stores.videos.insert(video);
-    const step = service.context.stores.transaction(async (tx) => {
-      expect(await markProcessed(service.context, video.id, [VideoStatus.Transcoding], VideoStatus.Normal, '', tx)).toBe(true);
+    const step = service.context.transaction(async (ctx) => {
+      expect(await markProcessed(ctx, video.id, [VideoStatus.Transcoding], VideoStatus.Normal)).toBe(true);
       throw new Error('a later write of the same step failed');
     });
     await expect(step).rejects.toThrow('a later write of the same step failed');

@@ -101,8 +101,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // An upload whose finish hook never ran (crash, kill) is finished before new requests are served.
     await uploads.recheck();
     const routes: Route[] = apiRoutes(context, {
-      onRegistered: async (tx, videoId, sourceGetType) => {
-        if (sourceGetType === SourceFileGetType.Download) await enqueueJob(context, videoId, 'download', tx);
+      onRegistered: async (ctx, videoId, sourceGetType) => {
+        if (sourceGetType === SourceFileGetType.Download) await enqueueJob(ctx, videoId, 'download');
       },
       uploads,
       operator: { demoUrl: options.demoUrl, readiness },

@@ -36,7 +36,7 @@ export interface ServiceContext {
 }
 
 /** A context's parts: {@link serviceContext} adds {@link ServiceContext.transaction}. */
-export type ServiceParts = Omit<ServiceContext, 'transaction'>;
+type ServiceParts = Omit<ServiceContext, 'transaction'>;
 
 export function serviceContext(parts: ServiceParts): ServiceContext {
   return {

@@ -4,17 +4,16 @@ import type { ServiceContext } from '../context';
 import { Params, queryParams, readFormBody } from '../http/params';
 import { sendOk } from '../http/reply';
 import type { RequestContext } from '../http/router';
-import type { Stores } from '../storage/stores';
 import { SourceFileGetType, VideoStatus } from '../../shared/videoStatus';
 import { chargeRequest, checkStorageLeft } from '../quota/quotas';
 import { parsePostModel } from './postModel';
 
 /**
  * Called for each registered video, so a type-2 download can be queued (set by the processing part).
- * It runs inside the registration's transaction and writes through `tx`: when it throws, no video
- * row is left behind.
+ * It runs inside the registration's transaction and is handed its context: when it throws, no
+ * video row is left behind.
  */
-export type OnRegistered = (tx: Stores, videoId: string, sourceGetType: SourceFileGetType) => Promise<void>;
+export type OnRegistered = (ctx: ServiceContext, videoId: string, sourceGetType: SourceFileGetType) => Promise<void>;
 
 /**
  * The one registration behind `POST /Api/Video/Post` and the SOAP `Post` operation: both only
@@ -27,15 +26,15 @@ export async function registerVideo(service: ServiceContext, onRegistered: OnReg
   const model = parsePostModel((name) => params.get(name));
   await checkStorageLeft(service, app);
   const id = randomUUID();
-  await service.stores.transaction(async (tx) => {
-    await tx.videos.insert({
+  await service.transaction(async (ctx) => {
+    await ctx.stores.videos.insert({
       ...model,
       id,
       appId: app.appId,
       status: model.sourceGetType === SourceFileGetType.Upload ? VideoStatus.NotUploaded : VideoStatus.WaitingForDownload,
       createdAt: service.now(),
     });
-    await onRegistered(tx, id, model.sourceGetType);
+    await onRegistered(ctx, id, model.sourceGetType);
   });
   service.log.info('video registered', { videoId: id, appId: app.appId, sourceGetType: model.sourceGetType });
   return id;

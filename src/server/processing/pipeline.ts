@@ -13,9 +13,10 @@ import { VideoStatus } from '../../shared/videoStatus';
  *   5 ─transcode starts─▶ 6 ─done─▶ 1 (callback), or ─fails─▶ 7 (callback)
  *   1 ─the remaining rungs─▶ 1 (one more transcode job: no callback, and a failure leaves 1)
  *
- * A step that is part of a caller's larger transaction is handed that transaction's stores
- * (`within`) and writes through them only, never through `service.stores`: on a database whose
- * transactions hold a connection, a write beside the open transaction would wait for it for ever.
+ * A step that may be part of a caller's larger transaction runs in `service.transaction`, which
+ * joins the caller's when it was handed the caller's context (`ctx`): its `ctx.stores` are then
+ * the transaction's. A write through the service's own stores beside the open transaction would
+ * wait for it for ever (SQLite); the test build refuses it.
  */
 
 interface JobStep {
@@ -45,10 +46,11 @@ export const JOB_STEPS: Record<JobKind, JobStep> = {
 export const CALLBACK_STATUSES: readonly VideoStatus[] = [VideoStatus.Normal, VideoStatus.DownloadFailed, VideoStatus.TranscodingFailed];
 
 /** Queues the video's next step under its app, whose share of the pool it counts against. */
-export async function enqueueJob(service: ServiceContext, videoId: string, kind: JobKind, within: Stores = service.stores): Promise<void> {
-  const { appId } = (await within.videos.get(videoId))!;
-  await within.jobs.enqueue({ videoId, appId, kind }, service.now());
-  within.afterCommit(() => service.signals.emit('jobQueued', videoId));
+export async function enqueueJob(service: ServiceContext, videoId: string, kind: JobKind): Promise<void> {
+  const { stores } = service;
+  const { appId } = (await stores.videos.get(videoId))!;
+  await stores.jobs.enqueue({ videoId, appId, kind }, service.now());
+  stores.afterCommit(() => service.signals.emit('jobQueued', videoId));
 }
 
 /**
@@ -61,19 +63,17 @@ export async function markSourceStored(
   service: ServiceContext,
   videoId: string,
   sourceFile: string,
-  options: { needHandleSpecial?: boolean; within?: Stores; downloadedBytes?: number } = {},
+  options: { needHandleSpecial?: boolean; downloadedBytes?: number } = {},
 ): Promise<boolean> {
   const now = service.now();
-  const within = options.within ?? service.stores;
-  const moved = await within.transaction(async (tx) => {
+  return service.transaction(async ({ stores }) => {
     const from = [VideoStatus.NotUploaded, VideoStatus.Downloading];
-    if (!(await tx.videos.transition(videoId, from, VideoStatus.WaitingForTranscoding, '', now))) return false;
-    await tx.videos.recordSource(videoId, sourceFile, options.needHandleSpecial ?? false, now, options.downloadedBytes);
-    await tx.jobs.enqueue({ videoId, appId: (await tx.videos.get(videoId))!.appId, kind: 'transcode' }, now);
+    if (!(await stores.videos.transition(videoId, from, VideoStatus.WaitingForTranscoding, '', now))) return false;
+    await stores.videos.recordSource(videoId, sourceFile, options.needHandleSpecial ?? false, now, options.downloadedBytes);
+    await stores.jobs.enqueue({ videoId, appId: (await stores.videos.get(videoId))!.appId, kind: 'transcode' }, now);
+    stores.afterCommit(() => service.signals.emit('jobQueued', videoId));
     return true;
   });
-  if (moved) within.afterCommit(() => service.signals.emit('jobQueued', videoId));
-  return moved;
 }
 
 /**
@@ -86,22 +86,18 @@ export async function markProcessed(
   from: readonly VideoStatus[],
   to: (typeof CALLBACK_STATUSES)[number],
   reason = '',
-  within: Stores = service.stores,
 ): Promise<boolean> {
   const now = service.now();
-  const moved = await within.transaction(async (tx) => {
-    if (!(await tx.videos.transition(videoId, from, to, reason, now))) return false;
-    await tx.callbacks.enqueue(videoId, (await tx.videos.get(videoId))!.appId, to, now);
-    return true;
-  });
-  if (moved) {
-    within.afterCommit(() => {
+  return service.transaction(async ({ stores }) => {
+    if (!(await stores.videos.transition(videoId, from, to, reason, now))) return false;
+    await stores.callbacks.enqueue(videoId, (await stores.videos.get(videoId))!.appId, to, now);
+    stores.afterCommit(() => {
       if (to === VideoStatus.Normal) service.log.info('video ready', { videoId });
       else service.log.warn('video processing failed', { videoId, status: to, reason });
       service.signals.emit('callbackQueued', videoId);
     });
-  }
-  return moved;
+    return true;
+  });
 }
 
 export interface TranscodeResult {
@@ -125,10 +121,10 @@ class StaleStep extends Error {
  */
 export async function markTranscoded(service: ServiceContext, videoId: string, result: TranscodeResult): Promise<boolean> {
   try {
-    await service.stores.transaction(async (tx) => {
-      await tx.playFiles.replace(videoId, result.playFiles);
-      await tx.videos.recordTranscode(videoId, result.duration, result.posterFile, result.bytes, service.now());
-      if (!(await markProcessed(service, videoId, [VideoStatus.Transcoding], VideoStatus.Normal, '', tx))) throw new StaleStep();
+    await service.transaction(async (ctx) => {
+      await ctx.stores.playFiles.replace(videoId, result.playFiles);
+      await ctx.stores.videos.recordTranscode(videoId, result.duration, result.posterFile, result.bytes, service.now());
+      if (!(await markProcessed(ctx, videoId, [VideoStatus.Transcoding], VideoStatus.Normal))) throw new StaleStep();
     });
     return true;
   } catch (error) {
@@ -152,16 +148,16 @@ export async function markRungsAdded(
   replaces: { file: string; bytes: number } | undefined,
 ): Promise<boolean> {
   const now = service.now();
-  return service.stores.transaction(async (tx) => {
-    if ((await tx.videos.get(videoId))?.status !== VideoStatus.Normal) return false;
+  return service.transaction(async ({ stores }) => {
+    if ((await stores.videos.get(videoId))?.status !== VideoStatus.Normal) return false;
     const removeAt = now + service.config.remuxGraceS * 1000;
-    await tx.playFiles.add(
+    await stores.playFiles.add(
       videoId,
       rungs.map((rung) => rung.playFile),
       replaces && { files: [replaces.file], removeAt },
     );
     const added = rungs.reduce((sum, rung) => sum + rung.bytes, 0);
-    await tx.videos.addRenditionBytes(videoId, added - (replaces?.bytes ?? 0), now);
+    await stores.videos.addRenditionBytes(videoId, added - (replaces?.bytes ?? 0), now);
     return true;
   });
 }

@@ -77,9 +77,9 @@ async function resumeCutOffJobs(service: ServiceContext, before: number): Promis
     if (job.kind === 'transcode') removeWorkFolders(service.config.dataDir, job.videoId);
     if (job.attempts >= MAX_JOB_ATTEMPTS) {
       const reason = `interrupted ${job.attempts} times; given up`;
-      await service.stores.transaction(async (tx) => {
-        if (await tx.jobs.finish(job, 'failed', reason, now, fence))
-          await markProcessed(service, job.videoId, [step.working, step.waiting], step.failed, reason, tx);
+      await service.transaction(async (ctx) => {
+        if (await ctx.stores.jobs.finish(job, 'failed', reason, now, fence))
+          await markProcessed(ctx, job.videoId, [step.working, step.waiting], step.failed, reason);
       });
       continue;
     }
@@ -96,10 +96,10 @@ async function resumeCutOffJobs(service: ServiceContext, before: number): Promis
       await jobs.finish(job, 'done', '', now, fence);
       continue;
     }
-    const requeued = await service.stores.transaction(async (tx) => {
-      if (!(await tx.jobs.requeue(job, now, fence))) return false;
-      await tx.videos.transition(job.videoId, [step.working], step.waiting, '', now);
-      tx.afterCommit(() => service.signals.emit('jobQueued', job.videoId));
+    const requeued = await service.transaction(async ({ stores }) => {
+      if (!(await stores.jobs.requeue(job, now, fence))) return false;
+      await stores.videos.transition(job.videoId, [step.working], step.waiting, '', now);
+      stores.afterCommit(() => service.signals.emit('jobQueued', job.videoId));
       return true;
     });
     if (requeued)
@@ -314,8 +314,8 @@ export class ProcessingWorker {
       const outcome = await this.runners[job.kind](service, (await videos.get(job.videoId))!, signal);
       if (outcome === 'continues') {
         // Done and its follower queued together: a crash between them would leave rungs nobody adds.
-        await service.stores.transaction(async (tx) => {
-          if (await tx.jobs.finish(job, 'done', '', service.now())) await enqueueJob(service, job.videoId, job.kind, tx);
+        await service.transaction(async (ctx) => {
+          if (await ctx.stores.jobs.finish(job, 'done', '', service.now())) await enqueueJob(ctx, job.videoId, job.kind);
         });
       } else await jobs.finish(job, 'done', '', service.now());
       service.log.info('processing job done', fields);
@@ -329,8 +329,8 @@ export class ProcessingWorker {
       const bucketLost = isApiError(error) && error.kind === 'STORAGE_UNAVAILABLE';
       if (signal.aborted || bucketLost) {
         const now = service.now();
-        await service.stores.transaction(async (tx) => {
-          if (await tx.jobs.requeue(job, now)) await tx.videos.transition(job.videoId, [step.working], step.waiting, '', now);
+        await service.transaction(async ({ stores }) => {
+          if (await stores.jobs.requeue(job, now)) await stores.videos.transition(job.videoId, [step.working], step.waiting, '', now);
         });
         if (bucketLost) {
           this.pausedUntil = Date.now() + POLL_MS;
@@ -342,10 +342,10 @@ export class ProcessingWorker {
       service.log.warn('processing job failed', { ...fields, reason });
       // A full disk that failed the step would fail this record too (SQLite is in DATA_DIR): the reserve gives it room.
       await service.outages.withReserve(() =>
-        service.stores.transaction(async (tx) => {
+        service.transaction(async (ctx) => {
           // Only while this claim still holds the job: a new holder may be working on the video.
-          if (await tx.jobs.finish(job, 'failed', reason, service.now()))
-            await markProcessed(service, job.videoId, [step.working], step.failed, reason, tx);
+          if (await ctx.stores.jobs.finish(job, 'failed', reason, service.now()))
+            await markProcessed(ctx, job.videoId, [step.working], step.failed, reason);
         }),
       );
       return 'failed';

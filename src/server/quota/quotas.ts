@@ -163,14 +163,8 @@ export async function checkStorageLeft(service: ServiceContext, app: AppRecord):
  * length may not pass the quota). An unfinished upload of the same video is left out of the
  * counts, as the new one replaces it.
  */
-async function checkUploadRoom(
-  service: ServiceContext,
-  stores: Stores,
-  limits: AppLimits,
-  appId: string,
-  videoId: string,
-  size: number,
-): Promise<void> {
+async function checkUploadRoom(service: ServiceContext, limits: AppLimits, appId: string, videoId: string, size: number): Promise<void> {
+  const { stores } = service;
   if (limits.uploadsInFlight !== undefined) {
     const now = service.now();
     const { count, oldestActiveAt = now } = await stores.uploads.inFlight(appId, now - IN_FLIGHT_IDLE_MS, videoId);
@@ -201,23 +195,23 @@ export async function admitUploadQuota(service: ServiceContext, appId: string, v
   const app = service.apps.get(appId);
   if (!app) return;
   const limits = appLimits(app, service.config.quotaDefaults);
-  await checkUploadRoom(service, service.stores, limits, appId, videoId, size);
+  await checkUploadRoom(service, limits, appId, videoId, size);
   if (limits.uploadsPerVideo)
     await spend(service, appId, `video-uploads:${videoId}`, limits.uploadsPerVideo, "the video's uploadsPerVideoPerMinute");
   if (limits.uploads) await spend(service, appId, 'uploads', limits.uploads, "the app's uploadsPerMinute");
 }
 
 /**
- * {@link checkUploadRoom} again inside the transaction that records the upload, holding the app,
- * so that creations at the same moment (on one instance or several) cannot all pass a count
- * made before any of them was recorded. The check before tus answers nearly every refusal (with
+ * {@link checkUploadRoom} again inside the transaction that records the upload (`ctx` is its
+ * context), holding the app, so that creations at the same moment (on one instance or several)
+ * cannot all pass a count made before any of them was recorded. The check before tus answers nearly every refusal (with
  * `Retry-After`); this one closes the race.
  */
-export async function recheckUploadRoom(service: ServiceContext, tx: Stores, appId: string, videoId: string, size: number): Promise<void> {
-  const app = service.apps.get(appId);
+export async function recheckUploadRoom(ctx: ServiceContext, appId: string, videoId: string, size: number): Promise<void> {
+  const app = ctx.apps.get(appId);
   if (!app) return;
-  const limits = appLimits(app, service.config.quotaDefaults);
+  const limits = appLimits(app, ctx.config.quotaDefaults);
   if (limits.uploadsInFlight === undefined && limits.storageBytes === undefined) return;
-  await tx.quotaBuckets.holdApp(appId);
-  await checkUploadRoom(service, tx, limits, appId, videoId, size);
+  await ctx.stores.quotaBuckets.holdApp(appId);
+  await checkUploadRoom(ctx, limits, appId, videoId, size);
 }

@@ -88,10 +88,10 @@ export class UploadFinisher {
     if (!isWhole(upload)) throw new ApiError('WRONG_STATE', 'the upload is not complete');
     const name = sourceFileName(row.fileName, row.fileType);
     await this.files.placeSource(upload, video.id, name);
-    await this.service.stores.transaction(async (tx) => {
+    await this.service.transaction(async (ctx) => {
       // A deferred length held the ticket's limit in the quota until now: the real one replaces it.
-      await tx.uploads.markFinished(uploadId, upload.size, this.service.now());
-      await markSourceStored(this.service, video.id, name, { needHandleSpecial: video.needHandleSpecial, within: tx });
+      await ctx.stores.uploads.markFinished(uploadId, upload.size, this.service.now());
+      await markSourceStored(ctx, video.id, name, { needHandleSpecial: video.needHandleSpecial });
     });
     this.service.metrics.uploadsCompleted.inc({ app_id: row.appId });
     this.service.log.info('upload stored', { uploadId, videoId: video.id, size: upload.size });

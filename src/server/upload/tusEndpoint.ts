@@ -158,12 +158,13 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
       const key = files.sourceKey(claims.videoId, sourceFileName(fileName, fileType));
       if (key !== undefined) upload.storage = { type: 's3', path: key };
       // Checked again here, in one transaction with the insert, so two creations cannot both win.
-      const replaced = await service.stores.transaction(async (tx) => {
-        const existing = await admitNewUpload(tx, claims);
+      const replaced = await service.transaction(async (ctx) => {
+        const { stores } = ctx;
+        const existing = await admitNewUpload(stores, claims);
         const size = reservedBytes(upload.size, claims);
-        await recheckUploadRoom(service, tx, claims.appId, claims.videoId, size);
-        if (existing) await tx.uploads.removeUnfinished(existing.id);
-        await tx.uploads.insert({
+        await recheckUploadRoom(ctx, claims.appId, claims.videoId, size);
+        if (existing) await stores.uploads.removeUnfinished(existing.id);
+        await stores.uploads.insert({
           id: upload.id,
           videoId: claims.videoId,
           appId: claims.appId,
@@ -173,7 +174,7 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
           fingerprint: metadataText(upload, 'fingerprint', 255),
           createdAt: service.now(),
         });
-        await tx.videos.setNeedHandleSpecial(claims.videoId, claims.needHandleSpecial);
+        await stores.videos.setNeedHandleSpecial(claims.videoId, claims.needHandleSpecial);
         return existing;
       });
       created.set(claims.videoId, upload.id);
