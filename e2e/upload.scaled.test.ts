@@ -1,14 +1,21 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AccessibleQuery, clickBox, clickClosingFrame } from './support/a11y';
+import { AccessibleQuery, clickBox } from './support/a11y';
 import { newContext, throttleUploads } from './support/browser';
-import { HANDLE_DB } from '../src/widget/uploader/fileHandles';
-import { fileSize, makeVideo, probeDuration, sha256File, removeVideo } from './support/media';
+import { fileSize, makeVideo, removeVideo } from './support/media';
+import {
+  BIG_VIDEO,
+  MEDIUM_VIDEO,
+  closeMidUpload,
+  expectContinuedFrom,
+  expectStoredIntact,
+  throttledOverlayUpload,
+  throttledPopup,
+} from './support/uploadSteps';
 import {
   CLOSE_NAME,
   DIALOG_NAME,
   chooseFile,
-  errorLineOf,
   openButton,
   openPopup,
   progressPercent,
@@ -21,24 +28,22 @@ import {
 } from './support/widget';
 import { startWorld, type World } from './support/world';
 
+// What an upload leaves in the store, and what a resumed one reads back from it: this file runs
+// again on PostgreSQL + S3 (e2e-scaled). What the uploader shows and keeps in the browser,
+// whichever store is behind it, runs once: e2e/upload.widget.test.ts.
+
 /** Status after the upload: waiting for transcoding, or further along once processing picked it up. */
 const STORED_OR_LATER = [5, 6, 1];
 
 let world: World;
 let context: BrowserContext;
-/**
- * About 12 MB: more than one 8 MiB tus chunk. Its name goes beyond ASCII: the uploader sends it
- * as tus metadata (UTF-8 in base64, tusPlatform.ts), and the service names it back in the resume hint.
- */
-const BIG_NAME = 'big clip – été 東京.mp4';
 let bigVideo: string;
-/** About 6 MB, for the throttled tests. */
 let mediumVideo: string;
 
 beforeAll(async () => {
   world = await startWorld();
-  bigVideo = await makeVideo({ seconds: 12, bitrate: 8_000_000 }, BIG_NAME);
-  mediumVideo = await makeVideo({ seconds: 6, bitrate: 8_000_000 }, 'medium.mp4');
+  bigVideo = await makeVideo(BIG_VIDEO.options, BIG_VIDEO.name);
+  mediumVideo = await makeVideo(MEDIUM_VIDEO.options, MEDIUM_VIDEO.name);
 });
 afterAll(async () => {
   await world?.stop();
@@ -51,11 +56,6 @@ beforeEach(async () => {
 afterEach(() => context?.close());
 
 const hostPage = (path: string, config: object): Promise<Page> => world.openHostPage(context, path, config);
-
-async function expectStoredIntact(videoId: string, original: string): Promise<void> {
-  expect((await world.video(videoId))?.sourceFile, 'the service recorded a source file').toBe('source.mp4');
-  expect(await world.sourceSha256(videoId)).toBe(await sha256File(original));
-}
 
 describe('a real multi-megabyte video through the widget', () => {
   it('arrives byte-identical, fires onSuccess exactly once, and the video moves on from status 8', async () => {
@@ -70,7 +70,7 @@ describe('a real multi-megabyte video through the widget', () => {
 
     await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
     await frame.getByRole('status').filter({ hasText: 'was uploaded' }).waitFor();
-    await expectStoredIntact(videoId, bigVideo);
+    await expectStoredIntact(world, videoId, bigVideo);
     // The fast path: one PATCH whose body is the File itself, never a slice.
     const patches = (await tus.settle()).filter((request) => request.method === 'PATCH');
     expect(patches.map((request) => request.bodyBytes)).toEqual([fileSize(bigVideo)]);
@@ -81,86 +81,18 @@ describe('a real multi-megabyte video through the widget', () => {
     await clickBox(page, await ax.box('button', CLOSE_NAME));
     await ax.waitFor('dialog', DIALOG_NAME, false);
     expect(await waitForEvents(page, () => true)).toEqual([
-      { type: 'success', info: { videoId, fileName: BIG_NAME, fileSize: fileSize(bigVideo) } },
+      { type: 'success', info: { videoId, fileName: BIG_VIDEO.name, fileSize: fileSize(bigVideo) } },
     ]);
 
     const got = await world.getVideo(videoId);
     expect(got.AuthMsg.ResultCode).toBe('1');
     expect(STORED_OR_LATER).toContain(got.Video.Status);
   });
-
-  it('refuses a second file for a video that already has one (error page on reopening)', async () => {
-    const videoId = await world.registerVideo();
-    const first = await hostPage('/popup.html', world.widgetAuth(videoId));
-    const popup = await openPopup(first);
-    await chooseFile(popup, mediumVideo);
-    await waitForEvents(first, (list) => list.some((event) => event.type === 'success'));
-    await popup.close();
-
-    const again = await openPopup(await hostPage('/popup.html', world.widgetAuth(videoId)));
-    await again.waitForLoadState('load');
-    expect(errorLineOf(await again.locator('body').innerText())).toMatch(/^ErrorCode : 107, ErrorMessage : Video Status Error(: .+)?$/);
-  });
-});
-
-/** The upload succeeds byte-identical, continuing the stored upload at `stored` (no new creation). */
-async function expectContinuedFrom(page: Page, videoId: string, tus: ReturnType<typeof recordTusRequests>, stored: number): Promise<void> {
-  await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
-  await expectStoredIntact(videoId, bigVideo);
-  const requests = await tus.settle();
-  tus.stop();
-  expect(
-    requests.filter((request) => request.method === 'POST'),
-    'no new upload was created',
-  ).toEqual([]);
-  expect(requests.find((request) => request.method === 'PATCH')?.offset).toBe(stored);
-}
-
-/** A popup open for a new video, its uploads slowed to `bytesPerSecond`. */
-/**
- * Ends the uploader's window (`close`) mid-upload with its request cut at the service at the same
- * moment. DevTools' upload throttling can let a request whose window is gone go on sending at full
- * speed, which finished the whole file in some runs, leaving nothing to resume.
- */
-async function closeMidUpload(close: () => Promise<unknown>): Promise<void> {
-  const endOutage = world.networkOutage();
-  try {
-    await close();
-  } finally {
-    endOutage();
-  }
-}
-
-async function throttledPopup(bytesPerSecond: number) {
-  const videoId = await world.registerVideo();
-  const page = await hostPage('/popup.html', world.widgetAuth(videoId));
-  const popup = await openPopup(page);
-  return { videoId, page, popup, throttle: await throttleUploads(context, popup, bytesPerSecond) };
-}
-
-describe('the transport loads after the file input', () => {
-  it('a file chosen while tus-js-client is still loading is uploaded once it arrives', async () => {
-    const videoId = await world.registerVideo();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await context.route(/\/UploadWidget\/assets\/uploadCore-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
-    const page = await hostPage('/popup.html', world.widgetAuth(videoId));
-    const popup = await openPopup(page);
-    await chooseFile(popup, mediumVideo);
-    await popup.getByRole('button', { name: 'Pause' }).waitFor();
-    expect(await world.storedUploadBytes(videoId), 'nothing sent before the transport is there').toBeNull();
-    release();
-    await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
-    await expectStoredIntact(videoId, mediumVideo);
-  });
 });
 
 describe('pause and resume', () => {
   it('pausing stops the transfer; resuming continues from the stored offset and completes byte-identical', async () => {
-    const { videoId, page, popup, throttle } = await throttledPopup(512 * 1024);
+    const { videoId, page, popup, throttle } = await throttledPopup(world, context, 512 * 1024);
     const tus = recordTusRequests(context, world.service.address);
     await chooseFile(popup, mediumVideo);
 
@@ -177,7 +109,7 @@ describe('pause and resume', () => {
     await throttle.lift();
     await popup.getByRole('button', { name: 'Resume' }).click();
     await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
-    await expectStoredIntact(videoId, mediumVideo);
+    await expectStoredIntact(world, videoId, mediumVideo);
 
     const afterResume = (await tus.settle()).slice(requestsAtPause);
     const patches = afterResume.filter((request) => request.method === 'PATCH');
@@ -217,66 +149,13 @@ describe('cancel keeps the upload', () => {
     await throttle.lift();
     const tus = recordTusRequests(context, world.service.address);
     await chooseFile(frame, bigVideo);
-    await expectContinuedFrom(page, videoId, tus, stored);
-  });
-});
-
-/** The big video going up slowly (1 MB/s) through the overlay, once at least `percent` is sent. */
-async function throttledOverlayUpload(percent: number) {
-  const videoId = await world.registerVideo();
-  const page = await hostPage('/overlay.html', world.widgetAuth(videoId));
-  await openButton(page).click();
-  const frame = await uploadFrame(page);
-  await throttleUploads(context, frame, 1024 * 1024);
-  await chooseFile(frame, bigVideo);
-  return { videoId, page, frame, progress: await waitForProgress(frame, percent) };
-}
-
-describe('preview', () => {
-  it("shows a poster frame, the duration (within 0.1 s of ffprobe's) and the resolution of an H.264 MP4 while it uploads", async () => {
-    const { frame } = await throttledOverlayUpload(1);
-    const poster = frame.getByRole('img', { name: `A frame of “${BIG_NAME}”` });
-    await poster.waitFor();
-    expect(await poster.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-    const caption = await frame.locator('figure.preview figcaption').innerText();
-    expect(caption).toMatch(/^0:12 · 640 × 360$/);
-    const exact = Number(/^PT([\d.]+)S$/.exec((await frame.locator('figure.preview time').getAttribute('datetime'))!)![1]);
-    expect(Math.abs(exact - (await probeDuration(bigVideo)))).toBeLessThanOrEqual(0.1);
-    expect(await frame.getByRole('button', { name: 'Pause' }).count(), 'still uploading').toBe(1);
-  });
-});
-
-describe('closing mid-upload asks first', () => {
-  it('× during an upload asks inside the uploader; "Keep uploading" goes on, "Stop and close" closes, reports "closed" and keeps the bytes', async () => {
-    const { videoId, page, frame, progress: before } = await throttledOverlayUpload(10);
-
-    const ax = await AccessibleQuery.open(context, page);
-    await clickBox(page, await ax.box('button', CLOSE_NAME));
-    const question = frame.getByRole('alertdialog');
-    await question.waitFor();
-    expect(await question.innerText()).toMatch(/^Stop uploading\? You can continue later from \d+%\./);
-    await frame.getByRole('button', { name: 'Keep uploading' }).click();
-    await question.waitFor({ state: 'detached' });
-    expect(await ax.count('dialog', DIALOG_NAME), 'the widget stays open').toBe(1);
-    expect(await waitForProgress(frame, before + 10)).toBeGreaterThan(before);
-
-    await clickBox(page, await ax.box('button', CLOSE_NAME));
-    await clickClosingFrame(page, frame.getByRole('button', { name: 'Stop and close' }));
-    await ax.waitFor('dialog', DIALOG_NAME, false);
-    const list = await waitForEvents(page, (all) => all.length > 0);
-    expect(list).toEqual([{ type: 'failure', info: expect.objectContaining({ videoId, reason: 'closed' }) }]);
-    // In S3 the bytes of a cut PATCH short of a part are saved after the cut (`<id>.part`): a busy
-    // bucket may take a moment, and until then the upload holds none.
-    await expect
-      .poll(() => world.storedUploadBytes(videoId), { message: 'the service kept the bytes', timeout: 15_000 })
-      .toBeGreaterThan(0);
-    await ax.close();
+    await expectContinuedFrom(world, page, videoId, bigVideo, tus, stored);
   });
 });
 
 describe('discarding a stored upload', () => {
   it('asks first, then the service drops the bytes and nothing is offered to resume', async () => {
-    const { videoId, frame } = await throttledOverlayUpload(10);
+    const { videoId, frame } = await throttledOverlayUpload(world, context, bigVideo, 10);
     await frame.getByRole('button', { name: 'Cancel' }).click();
     await frame.getByRole('button', { name: 'Discard upload' }).click();
     await frame.getByRole('alertdialog').waitFor();
@@ -287,49 +166,6 @@ describe('discarding a stored upload', () => {
     await frame.getByText('The earlier upload was discarded.').waitFor();
     expect(await world.storedUploadBytes(videoId)).toBeNull();
     expect(await frame.getByText(/Choose the same file to continue/).count()).toBe(0);
-  });
-});
-
-describe('the popup keeps the file handle', () => {
-  it('reopened for an unfinished upload, it continues from the kept handle with no file dialog, sending only the missing bytes', async () => {
-    const { videoId, page, popup: first } = await throttledPopup(1024 * 1024);
-    await chooseFile(first, bigVideo);
-    await waitForProgress(first, 20);
-    await closeMidUpload(() => first.close());
-    await waitForEvents(page, (list) => list.length > 0);
-
-    // Chromium in tests has no way to answer showOpenFilePicker, so the handle the picker would have
-    // given is made the other way the API offers one: a file in the origin's private file system,
-    // kept where the uploader keeps handles (fileHandles.ts, HANDLE_DB).
-    const popup = await openPopup(page);
-    await popup.getByText(/Choose the same file to continue/).waitFor();
-    await popup.evaluate(() => document.body.append(Object.assign(document.createElement('input'), { type: 'file', id: 'seed' })));
-    await popup.setInputFiles('#seed', bigVideo);
-    await popup.evaluate(
-      async ({ videoId, db }) => {
-        const file = (document.getElementById('seed') as HTMLInputElement).files![0]!;
-        const handle = await (await navigator.storage.getDirectory()).getFileHandle(file.name, { create: true });
-        const writable = await handle.createWritable();
-        await writable.write(file);
-        await writable.close();
-        await new Promise<void>((done, fail) => {
-          const open = indexedDB.open(db.name, 1);
-          open.onupgradeneeded = () => open.result.createObjectStore(db.store);
-          open.onerror = () => fail(open.error);
-          open.onsuccess = () => {
-            const put = open.result.transaction(db.store, 'readwrite').objectStore(db.store).put(handle, videoId);
-            put.onsuccess = () => done();
-            put.onerror = () => fail(put.error);
-          };
-        });
-      },
-      { videoId, db: HANDLE_DB },
-    );
-    const stored = (await world.storedUploadBytes(videoId))!;
-    const tus = recordTusRequests(context, world.service.address);
-    await popup.reload();
-    await popup.getByRole('button', { name: `Continue “${BIG_NAME}” from` }).click();
-    await expectContinuedFrom(page, videoId, tus, stored);
   });
 });
 
@@ -345,7 +181,7 @@ describe('resume after the host page is reloaded', () => {
     await waitForProgress(frame, 30);
 
     // The user reloads the page mid-upload: the iframe and its request die with it.
-    await closeMidUpload(() => page.reload());
+    await closeMidUpload(world, () => page.reload());
     const stored = await world.storedUploadBytes(videoId);
     expect(stored, 'the service kept the bytes that arrived').toBeGreaterThan(0.2 * size);
     expect(stored!).toBeLessThan(size);
@@ -354,11 +190,11 @@ describe('resume after the host page is reloaded', () => {
     await page.goto(world.hostUrl('/overlay.html', world.widgetAuth(videoId)));
     await openButton(page).click();
     const reopened = await uploadFrame(page);
-    await reopened.getByText(`An earlier upload of “${BIG_NAME}” stopped at`).waitFor();
+    await reopened.getByText(`An earlier upload of “${BIG_VIDEO.name}” stopped at`).waitFor();
     const storedBeforeChoosing = (await world.storedUploadBytes(videoId))!;
     await chooseFile(reopened, bigVideo);
     await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
-    await expectStoredIntact(videoId, bigVideo);
+    await expectStoredIntact(world, videoId, bigVideo);
 
     const requests = await tus.settle();
     tus.stop();
@@ -382,7 +218,7 @@ describe('resume state lives on the service', () => {
     await throttleUploads(context, popup, 1024 * 1024);
     await chooseFile(popup, bigVideo);
     await waitForProgress(popup, 25);
-    await closeMidUpload(() => popup.close());
+    await closeMidUpload(world, () => popup.close());
     await waitForEvents(first, (list) => list.length > 0);
     const stored = (await world.storedUploadBytes(videoId))!;
     expect(stored).toBeGreaterThan(0.15 * size);
@@ -401,7 +237,7 @@ describe('resume state lives on the service', () => {
       expect(storedBeforeChoosing).toBeGreaterThanOrEqual(stored);
       await chooseFile(frame, bigVideo);
       await waitForEvents(page, (list) => list.some((event) => event.type === 'success'));
-      await expectStoredIntact(videoId, bigVideo);
+      await expectStoredIntact(world, videoId, bigVideo);
       const requests = await tus.settle();
       expect(requests.filter((request) => request.method === 'POST')).toEqual([]);
       expect(requests.find((request) => request.method === 'PATCH')?.offset).toBe(storedBeforeChoosing);
