@@ -40,6 +40,11 @@ export function loaderRulesModule(): string {
   const page = rulesObject(of('page'), lists);
   const overlay = rulesObject(of('overlay'), lists);
   const module = rulesObject(of('module'), lists);
+  // The kind of a value the loader leaves to the service, where it is not text: how an attribute's text is read.
+  const kinds = of('page')
+    .filter(([, row]) => row.loader === 'json' && (row.value === 'number' || row.value === 'list'))
+    .map(([name, row]) => `  ${name}: ${row.value === 'number' ? 'NUMBER' : 'LIST'},\n`)
+    .join('');
   const required = of('page').filter(([, row]) => row.required).length;
   const defaults = of('page')
     .filter(([, row]) => row.signed && row.default !== undefined)
@@ -49,7 +54,7 @@ export function loaderRulesModule(): string {
   return `// Written by \`npx tsx scripts/widgetOptions.ts\` from src/shared/widgetOptions.ts; edit that table, not this file.
 import { ${used.join(', ')} } from '../../shared/widgetConfig';
 import type { PageOption } from '../../shared/widgetOptions';
-import { BOOLEAN, LENGTH, oneOf, SERVICE_CHECKS, STRING, type Rule } from './rules';
+import { BOOLEAN, LENGTH, LIST, NUMBER, oneOf, SERVICE_CHECKS, STRING, type Rule } from './rules';
 
 /** The checks of the options the service checks too, in the table's order: the first problem is the one the service would report. */
 export const RULES: Record<PageOption, Rule> = ${page};
@@ -70,6 +75,12 @@ export const OVERLAY_RULES: Record<(typeof OVERLAY_OPTIONS)[number], Rule> = ${o
 export const MODULE_RULES: Record<'${of('module')
     .map(([name]) => name)
     .join("' | '")}', Rule> = ${module};
+
+/**
+ * The numbers and lists among the options the loader leaves to the service: the element reads an
+ * attribute's text for them as a number (\`max-file-size="1048576"\`) or a list (\`accept="mp4 webm"\`).
+ */
+export const VALUE_RULES: Partial<Record<PageOption, Rule>> = {\n${kinds}};
 
 /** The event handlers. */
 export const HANDLERS = ${names(of('handler'))} as const;

@@ -21,36 +21,17 @@ declare const URLSearchParams: new (init: Record<string, string>) => { set(name:
 /** Path of the upload page on the service; the loader opens it in the popup or the iframe. */
 export const UPLOAD_PAGE_PATH = '/UploadWidget/Upload';
 
-/** Query parameters the loader puts on the upload page's URL (widget option names where they exist). */
-interface UploadPageQuery {
-  appId: string;
-  timestamp: string;
-  token: string;
-  videoId: string;
-  uploadType: UploadType;
-  needHandleSepcial: 'true' | 'false';
-  lang?: WidgetLanguage;
-  theme?: WidgetTheme;
-  accentColor?: string;
-  radius?: string;
-  /** The `strings` option as JSON. */
-  strings?: string;
-  /** Bytes, a whole number. */
-  maxFileSize?: string;
-  /** The `accept` option as JSON (`["mp4","webm"]`), or its names separated by commas or spaces. */
-  accept?: string;
-  /** Seconds. */
-  minDuration?: string;
-  maxDuration?: string;
-  /** The `sources` option as JSON, e.g. `["file","camera"]`. */
-  sources?: string;
-  uploadWhileRecording?: 'true' | 'false';
+/**
+ * Query parameters the loader puts on the upload page's URL: the page options by their names, as
+ * {@link queryText} writes them (the signed ones always), and the open's own.
+ */
+type UploadPageQuery = { [K in PageOption]?: string } & {
   /** Random per `openUpload` call; every message carries it. */
   channel: string;
   /** The host page's origin as the loader saw it; used only when the app has no `allowedOrigins`. */
   origin: string;
   form: WidgetForm;
-}
+};
 
 /** How a value travels on the page's address: a list or an object as JSON, anything else as its text. */
 function queryText(value: string | number | boolean | object): string {

@@ -1,13 +1,42 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { PAGE_OPTIONS, WIDGET_OPTIONS, type WidgetOption } from './widgetOptions';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { BaseUploadConfig, ModuleOptions, OverlayOptions, UploadEventHandlers } from './widgetConfig';
+import { PAGE_OPTIONS, WIDGET_OPTIONS, type PageOption, type SignedOption, type WidgetOption } from './widgetOptions';
 import { LOADER_RULES_FILE, loaderRulesModule } from './loaderRulesSource';
 import { decodePageOptions } from './uploadPage';
 import { optionsTable, withOptionsTable } from './widgetOptionsDocs';
 
 const docsPage = new URL('../../docs/widget.md', import.meta.url);
 
+type Options = typeof WIDGET_OPTIONS;
+type PublicOptions = BaseUploadConfig & OverlayOptions & ModuleOptions;
+type RequiredOf<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+/** The TypeScript type of each kind of value in the table. */
+interface KindTypes {
+  string: string;
+  boolean: boolean;
+  number: number;
+  list: readonly unknown[];
+  object: object;
+  function: (info: never) => void;
+}
+/** Each public option's type, where it is not of the kind the table says: none. */
+type WrongKinds = {
+  [K in keyof Options]: NonNullable<PublicOptions[K]> extends KindTypes[Options[K]['value']] ? never : K;
+}[keyof Options];
+
 describe('the widget options table', () => {
+  // The public types keep their words for editors; the table and they must name the same options, alike.
+  it('is the options of the public types, required and of the kinds the table says', () => {
+    expectTypeOf<keyof Options>().toEqualTypeOf<keyof PublicOptions>();
+    expectTypeOf<PageOption>().toEqualTypeOf<Exclude<keyof BaseUploadConfig, keyof UploadEventHandlers>>();
+    expectTypeOf<RequiredOf<BaseUploadConfig>>().toEqualTypeOf<
+      { [K in keyof Options]: Options[K] extends { required: true } ? K : never }[keyof Options]
+    >();
+    expectTypeOf<SignedOption>().toEqualTypeOf<'appId' | 'timestamp' | 'token' | 'videoId' | 'uploadType' | 'needHandleSepcial'>();
+    expectTypeOf<WrongKinds>().toBeNever();
+  });
+
   it('is the options table in docs/widget.md (npx tsx scripts/widgetOptions.ts rewrites it)', () => {
     const committed = readFileSync(docsPage, 'utf8');
     expect(

@@ -54,6 +54,14 @@ describe('<video-upload>', () => {
     });
   });
 
+  it('reads the sources as a list, split or as JSON', () => {
+    for (const sources of ['file camera', 'file, camera', '["file","camera"]']) {
+      const page = fakePopup();
+      element({ ...ATTRIBUTES, sources }).open();
+      expect(page.url().searchParams.get('sources'), sources).toBe('["file","camera"]');
+    }
+  });
+
   it('reads true and false from boolean attributes, and opens the overlay form when asked', async () => {
     const page = fakePopup();
     const node = element({ ...ATTRIBUTES, form: 'overlay', 'is-top': 'false', 'need-handle-sepcial': 'false', left: '10px' });

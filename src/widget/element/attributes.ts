@@ -1,26 +1,15 @@
 import type { ModuleUploadConfig } from '../../shared/widgetConfig';
-import { MODULE_RULES, OVERLAY_RULES, RULES } from '../loader/optionRules';
+import { MODULE_RULES, OVERLAY_RULES, RULES, VALUE_RULES } from '../loader/optionRules';
 import type { Rule } from '../loader/rules';
 
-const NUMBER: Rule = [(value) => typeof value === 'number', 'a number'];
 /**
- * The restrictions' readings, over the loader's rules (which take any value, leaving the check to
- * the service): `max-file-size="1048576"` is a number, `accept="mp4 webm"` a list of names.
- */
-const RESTRICTION_RULES: Record<'maxFileSize' | 'accept' | 'minDuration' | 'maxDuration', Rule> = {
-  maxFileSize: NUMBER,
-  accept: [Array.isArray, 'a list'],
-  minDuration: NUMBER,
-  maxDuration: NUMBER,
-};
-
-/**
- * Every option an attribute can carry, with the loader's check of its value: the options the
- * service takes (PAGE_OPTIONS), the overlay's and the npm module's. A new option in those tables
- * is an attribute without a change here. Handlers and options whose values are not text (such as
+ * Every option an attribute can carry, with the loader's check of its value (its kind, where the
+ * loader leaves the value to the service): the table's options but the handlers
+ * (src/shared/widgetOptions.ts, as optionRules.ts has them). A new option in the table is an
+ * attribute without a change here. Handlers and options whose values are not text (such as
  * functions) are set through the element's `options` property.
  */
-const ATTRIBUTE_RULES: Record<string, Rule> = { ...RULES, ...OVERLAY_RULES, ...MODULE_RULES, ...RESTRICTION_RULES };
+const ATTRIBUTE_RULES: Record<string, Rule> = { ...RULES, ...OVERLAY_RULES, ...MODULE_RULES, ...VALUE_RULES };
 
 /** `needHandleSepcial` → `need-handle-sepcial`. */
 const attributeName = (option: string) => option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);

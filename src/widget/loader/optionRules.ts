@@ -1,7 +1,7 @@
 // Written by `npx tsx scripts/widgetOptions.ts` from src/shared/widgetOptions.ts; edit that table, not this file.
 import { UPLOAD_TYPES, WIDGET_FORMS, WIDGET_LANGUAGES } from '../../shared/widgetConfig';
 import type { PageOption } from '../../shared/widgetOptions';
-import { BOOLEAN, LENGTH, oneOf, SERVICE_CHECKS, STRING, type Rule } from './rules';
+import { BOOLEAN, LENGTH, LIST, NUMBER, oneOf, SERVICE_CHECKS, STRING, type Rule } from './rules';
 
 /** The checks of the options the service checks too, in the table's order: the first problem is the one the service would report. */
 export const RULES: Record<PageOption, Rule> = {
@@ -44,6 +44,18 @@ export const OVERLAY_RULES: Record<(typeof OVERLAY_OPTIONS)[number], Rule> = {
 export const MODULE_RULES: Record<'serviceUrl' | 'form', Rule> = {
   serviceUrl: STRING,
   form: /* @__PURE__ */ oneOf(WIDGET_FORMS),
+};
+
+/**
+ * The numbers and lists among the options the loader leaves to the service: the element reads an
+ * attribute's text for them as a number (`max-file-size="1048576"`) or a list (`accept="mp4 webm"`).
+ */
+export const VALUE_RULES: Partial<Record<PageOption, Rule>> = {
+  maxFileSize: NUMBER,
+  accept: LIST,
+  minDuration: NUMBER,
+  maxDuration: NUMBER,
+  sources: LIST,
 };
 
 /** The event handlers. */

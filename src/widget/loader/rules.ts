@@ -10,6 +10,8 @@ export const oneOf = (values: readonly string[]): Rule => [
 ];
 export const STRING: Rule = [typeIs('string'), 'a string'];
 export const BOOLEAN: Rule = [typeIs('boolean'), 'true or false'];
+export const NUMBER: Rule = [typeIs('number'), 'a number'];
+export const LIST: Rule = [Array.isArray, 'a list'];
 
 /**
  * Any value whose JSON fits the page's address: it travels there as JSON, which a server or proxy

@@ -1,40 +1,12 @@
-import {
-  type Container,
-  type PageOption,
-  type UploadEventHandlers,
-  type UploadSource,
-  type UploadType,
-  type WidgetForm,
-  type WidgetLanguage,
-  type WidgetTheme,
-} from '../../shared/widgetConfig';
-import type { WidgetStrings } from '../../shared/i18n/strings';
+import type { BaseUploadConfig, OverlayUploadConfig, PageOption, UploadEventHandlers, WidgetForm } from '../../shared/widgetConfig';
 import { DEFAULTS, HANDLERS, OVERLAY_OPTIONS, REQUIRED, RULES, type OVERLAY_RULES } from './optionRules';
 
-/** The configuration after checking, with every default applied (an absent optional one is undefined). */
-interface ResolvedConfig {
-  appId: string;
-  timestamp: string;
-  token: string;
-  videoId: string;
-  uploadType: UploadType;
-  needHandleSepcial: boolean;
-  lang?: WidgetLanguage;
-  theme?: WidgetTheme;
-  accentColor?: string;
-  radius?: string;
-  strings?: WidgetStrings;
-  maxFileSize?: number;
-  accept?: Container[];
-  minDuration?: number;
-  maxDuration?: number;
-  sources?: UploadSource[];
-  uploadWhileRecording?: boolean;
-  left?: string;
-  top?: string;
-  /** Absent: true (openUpload.ts applies it, where the popup's fallback layer needs it too). */
-  isTop?: boolean;
-}
+/**
+ * The configuration after checking: the options as given (strings trimmed), with the signed
+ * options' defaults (DEFAULTS); the service applies the others' defaults, and openUpload.ts the
+ * overlay's `isTop`, where the popup's fallback layer needs it too.
+ */
+type ResolvedConfig = Omit<OverlayUploadConfig, keyof UploadEventHandlers> & Required<Pick<BaseUploadConfig, keyof typeof DEFAULTS>>;
 
 /** A configuration error shown on the error page, with the service's code for the same failure (src/server/errors.ts). */
 interface ConfigProblem {
