@@ -24,6 +24,11 @@ export const WIDGET_LANGUAGES = [
   'pl',
   'sv',
   'cs',
+  'tr',
+  'ru',
+  'uk',
+  'vi',
+  'id',
 ] as const;
 export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];
 /** The languages written right to left: their pages get `dir="rtl"`. */

@@ -27,6 +27,11 @@ describe('the languages', () => {
       'pl',
       'sv',
       'cs',
+      'tr',
+      'ru',
+      'uk',
+      'vi',
+      'id',
     ]);
   });
 });
@@ -61,6 +66,11 @@ describe('every language', () => {
       pl: [],
       sv: [],
       cs: [],
+      tr: [],
+      ru: [],
+      uk: [],
+      vi: [],
+      id: [],
     });
   });
 
@@ -92,6 +102,9 @@ describe('languageOf', () => {
     ['nl-BE', 'nl'],
     ['sv-FI', 'sv'],
     ['fi-FI', 'en'],
+    ['ru-UA', 'ru'],
+    ['uk', 'uk'],
+    ['id-ID', 'id'],
     ['kok', 'en'],
     ['', 'en'],
   ])('%s → %s', (tag, lang) => expect(languageOf(tag)).toBe(lang));

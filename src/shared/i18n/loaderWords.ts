@@ -5,13 +5,18 @@ import { DE_WORDS } from './locales/de';
 import { EN_WORDS } from './locales/en';
 import { ES_WORDS } from './locales/es';
 import { FR_WORDS } from './locales/fr';
+import { ID_WORDS } from './locales/id';
 import { IT_WORDS } from './locales/it';
 import { JA_WORDS } from './locales/ja';
 import { KO_WORDS } from './locales/ko';
 import { NL_WORDS } from './locales/nl';
 import { PL_WORDS } from './locales/pl';
 import { PT_BR_WORDS } from './locales/pt-BR';
+import { RU_WORDS } from './locales/ru';
 import { SV_WORDS } from './locales/sv';
+import { TR_WORDS } from './locales/tr';
+import { UK_WORDS } from './locales/uk';
+import { VI_WORDS } from './locales/vi';
 import { ZH_CN_WORDS } from './locales/zh-CN';
 import { ZH_TW_WORDS } from './locales/zh-TW';
 
@@ -51,4 +56,9 @@ export const LOADER_WORDS: Record<WidgetLanguage, LoaderWords> = {
   pl: PL_WORDS,
   sv: SV_WORDS,
   cs: CS_WORDS,
+  tr: TR_WORDS,
+  ru: RU_WORDS,
+  uk: UK_WORDS,
+  vi: VI_WORDS,
+  id: ID_WORDS,
 };

@@ -6,13 +6,18 @@ import { DE } from './locales/de';
 import { EN } from './locales/en';
 import { ES } from './locales/es';
 import { FR } from './locales/fr';
+import { ID } from './locales/id';
 import { IT } from './locales/it';
 import { JA } from './locales/ja';
 import { KO } from './locales/ko';
 import { NL } from './locales/nl';
 import { PL } from './locales/pl';
 import { PT_BR } from './locales/pt-BR';
+import { RU } from './locales/ru';
 import { SV } from './locales/sv';
+import { TR } from './locales/tr';
+import { UK } from './locales/uk';
+import { VI } from './locales/vi';
 import { ZH_CN } from './locales/zh-CN';
 import { ZH_TW } from './locales/zh-TW';
 import { RECORDING_TEXTS } from './recordingTexts';
@@ -39,6 +44,11 @@ const PAGE_TEXTS: Record<WidgetLanguage, PageTexts> = {
   pl: PL,
   sv: SV,
   cs: CS,
+  tr: TR,
+  ru: RU,
+  uk: UK,
+  vi: VI,
+  id: ID,
 };
 
 /** One language's every text, with the `strings` option's texts in place of its own. */

@@ -21,6 +21,11 @@ const LOCALES: Record<WidgetLanguage, () => Promise<Omit<StringTable, RecordingK
   pl: () => import('../../shared/i18n/locales/pl').then((module) => ({ ...module.PL_WORDS, ...module.PL })),
   sv: () => import('../../shared/i18n/locales/sv').then((module) => ({ ...module.SV_WORDS, ...module.SV })),
   cs: () => import('../../shared/i18n/locales/cs').then((module) => ({ ...module.CS_WORDS, ...module.CS })),
+  tr: () => import('../../shared/i18n/locales/tr').then((module) => ({ ...module.TR_WORDS, ...module.TR })),
+  ru: () => import('../../shared/i18n/locales/ru').then((module) => ({ ...module.RU_WORDS, ...module.RU })),
+  uk: () => import('../../shared/i18n/locales/uk').then((module) => ({ ...module.UK_WORDS, ...module.UK })),
+  vi: () => import('../../shared/i18n/locales/vi').then((module) => ({ ...module.VI_WORDS, ...module.VI })),
+  id: () => import('../../shared/i18n/locales/id').then((module) => ({ ...module.ID_WORDS, ...module.ID })),
 };
 
 /**
