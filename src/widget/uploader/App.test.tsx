@@ -5,6 +5,7 @@ import { stringTable } from '../../shared/i18n/tables';
 import type { UploadPageBoot } from '../../shared/uploadPage';
 import { App } from './App';
 import type { HostLink } from './hostLink';
+import type { RetryPolicy } from './machine';
 import type { UploadListeners, UploadRequest } from './uploadCore';
 import type { PreviewResult, previewVideo } from './videoPreview';
 import type { FileHandle, HandleStore } from './fileHandles';
@@ -34,7 +35,8 @@ const BOOT: UploadPageBoot = {
 function setup(
   boot: Partial<UploadPageBoot> = {},
   {
-    autoRetryMs = 60_000,
+    // Every failure the transport reports is news, as once the quiet retries are spent.
+    retry = { delays: [], everyMs: 60_000 } as RetryPolicy,
     discardResult = true,
     previewResult = { kind: 'none' } as PreviewResult,
     statuses = [] as (number | undefined)[],
@@ -77,7 +79,7 @@ function setup(
       startUpload={startUpload}
       fingerprint={async (file) => `print-of-${file.name}`}
       now={() => clock}
-      autoRetryMs={autoRetryMs}
+      retry={retry}
       discard={discard}
       preview={preview}
       processingStatus={processingStatus}
@@ -364,11 +366,23 @@ describe('uploader: outcomes', () => {
   });
 
   it('tries again by itself after a pause while the browser is online (the service may be back)', async () => {
-    const { upload } = setup({}, { autoRetryMs: 20 });
+    const { upload } = setup({}, { retry: { delays: [], everyMs: 20 } });
     choose(video());
     const running = await upload();
     await act(() => running.listeners.onNetworkError(300));
     await waitFor(() => expect(running.resume).toHaveBeenCalledOnce());
+  });
+
+  it('tries a failure again quietly first: no word on screen or to the host, and bytes move on', async () => {
+    const { upload, posted } = setup({}, { retry: { delays: [5], everyMs: 60_000 } });
+    choose(video());
+    const running = await upload();
+    const before = posted.length;
+    await act(() => running.listeners.onNetworkError(300));
+    expect(screen.getByRole('alert').textContent).toBe('');
+    await waitFor(() => expect(running.resume).toHaveBeenCalledOnce());
+    expect(posted.slice(before)).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Pause' })).toBeTruthy();
   });
 
   it("says the site reached its limit for now, and reports the failure with code 116 and the refused request's id", async () => {

@@ -8,7 +8,7 @@ import { DonePanel } from './DonePanel';
 import { browserHandleStore, type HandleStore } from './fileHandles';
 import type { HostLink } from './hostLink';
 import { applyLook } from './look';
-import { askingNow, isMoving, isPicking, isRecording, isSending, screenOf } from './machine';
+import { askingNow, isMoving, isPicking, isRecording, isSending, RETRY_POLICY, screenOf, type RetryPolicy } from './machine';
 import { useEscapeKey, useEverySecond, useFocusOnChange, useLeavePrompt, usePastedFile } from './pageHooks';
 import { Preview } from './Preview';
 import { fetchProcessingStatus } from './processingStatus';
@@ -29,8 +29,8 @@ export interface AppProps {
   fingerprint(file: File): Promise<string>;
   /** Milliseconds, for the speed estimate. @default performance.now() */
   now?: () => number;
-  /** After a network failure while the browser says it is online (the service may be back), try again after this long. @default 10 000 */
-  autoRetryMs?: number;
+  /** When to try again after a failure that may pass. @default RETRY_POLICY (quietly after 0, 1, 3, 5 and 10 s, then every 10 s) */
+  retry?: RetryPolicy;
   /** Drops the service's unfinished upload ("Discard upload"). @default discardUpload (tus DELETE) */
   discard?: (uploadUrl: string, ticket: string) => Promise<boolean>;
   /** Poster, duration and resolution of the chosen file. @default previewVideo (a `<video>` on an object URL) */
@@ -58,7 +58,7 @@ export function App({
   startUpload,
   fingerprint,
   now = performanceNow,
-  autoRetryMs = 10_000,
+  retry = RETRY_POLICY,
   discard = discardUpload,
   preview: givenPreview = previewVideo,
   processingStatus = fetchProcessingStatus,
@@ -80,7 +80,7 @@ export function App({
     preview,
     limits,
     now,
-    autoRetryMs,
+    retry,
     discard,
     processingStatus,
     statusPollMs,

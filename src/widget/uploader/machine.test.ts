@@ -34,6 +34,8 @@ const SETUP: MachineSetup = {
   limits: {},
   sources: ['file', 'camera', 'screen'],
   uploadWhileRecording: false,
+  // Every failure is news, as once the quiet retries are spent ("machine: the retry policy" has those).
+  retry: { delays: [], everyMs: 10_000 },
   texts: textsFor(stringTable('en', {})),
 };
 /** A page that takes MP4 and MOV of 5 s to 10 min, up to 1 MB. */
@@ -100,7 +102,7 @@ const networkError =
 const ended =
   (take: FileLike, durationMs = 10_000): Live =>
   (model) => ({ type: 'recordingEnded', attempt: model.attempt, file: take, durationMs });
-const liveStored: Live = (model) => ({ type: 'liveStored', attempt: model.attempt, uploadUrl: LIVE_URL });
+const liveStored: Live = (model) => ({ type: 'liveStored', attempt: model.attempt, uploadUrl: LIVE_URL, offset: 0 });
 const recorded =
   (bytes: number, elapsedMs: number): Live =>
   (model) => ({ type: 'recorded', attempt: model.attempt, bytes, elapsedMs });
@@ -436,6 +438,85 @@ describe('machine: outcomes', () => {
   });
 });
 
+describe('machine: the retry policy', () => {
+  /** Quiet retries after 0 and 1 s, then every 10 s. */
+  const POLICY: MachineSetup = { ...SETUP, retry: { delays: [0, 1000], everyMs: 10_000 } };
+  const sending = () => runWith(POLICY, idle(), { type: 'choose', file: CLIP }, checked()).model;
+  const waits = (effects: Effect[]) => effects.filter((effect) => ['retryIn', 'watchOnline', 'giveUp'].includes(effect.type));
+
+  it('tries again quietly after each delay, then tells the person and the host once, and tries every 10 s or when back online', () => {
+    const first = runWith(POLICY, sending(), networkError(300));
+    expect(first.model.state.kind).toBe('uploading');
+    expect([posts(first.effects), waits(first.effects)]).toEqual([[], [{ type: 'retryIn', ms: 0 }]]);
+    const again = runWith(POLICY, first.model, { type: 'retry' });
+    expect(again.effects).toEqual([{ type: 'giveUp' }, { type: 'resumeTransport' }]);
+    const second = runWith(POLICY, again.model, networkError(300));
+    expect(waits(second.effects)).toEqual([{ type: 'retryIn', ms: 1000 }]);
+    const news = runWith(POLICY, second.model, { type: 'retry' }, networkError(300));
+    expect(news.model.state.kind).toBe('retrying');
+    expect(posts(news.effects).map((message) => message.type)).toEqual(['uploading', 'state', 'error']);
+    expect(waits(news.effects)).toEqual([{ type: 'giveUp' }, { type: 'retryIn', ms: 10_000 }, { type: 'watchOnline' }]);
+    const back = runWith(POLICY, news.model, { type: 'retry' });
+    expect(back.model.state.kind).toBe('uploading');
+    expect(posts(back.effects)).toEqual([
+      { type: 'uploading', busy: true },
+      { type: 'state', info: { state: 'resumed' } },
+    ]);
+  });
+
+  it('offline, tells at once and waits for the browser to be online, with no timer', () => {
+    const { model, effects } = runWith(POLICY, sending(), networkError(300, false));
+    expect(model.state.kind).toBe('offline');
+    expect(waits(effects)).toEqual([{ type: 'watchOnline' }]);
+    expect(runWith(POLICY, model, { type: 'retry' }).model.state.kind).toBe('uploading');
+  });
+
+  it('counts failures anew once the service confirms more bytes', () => {
+    const failing = runWith(POLICY, sending(), networkError(300), { type: 'retry' }, networkError(300), { type: 'retry' }).model;
+    const moved = runWith(POLICY, failing, { type: 'stored', resume: { ...STORED, offset: 600 } }, networkError(600));
+    expect(moved.model.state.kind).toBe('uploading');
+    expect(waits(moved.effects)).toEqual([{ type: 'retryIn', ms: 0 }]);
+    // The same offset again (a resume's HEAD) is no progress.
+    const stored = { type: 'stored', resume: { ...STORED, offset: 600 } } as const;
+    const stuck = runWith(POLICY, moved.model, { type: 'retry' }, networkError(600), { type: 'retry' }, stored, networkError(600));
+    expect(stuck.model.state.kind).toBe('retrying');
+    expect(runWith(POLICY, failing, networkError(300)).model.state.kind).toBe('retrying');
+  });
+
+  it('a wait no longer wanted stops: Pause, Cancel or Try again end it, and a late retry changes nothing', () => {
+    const quiet = runWith(POLICY, sending(), networkError(300)).model;
+    const paused = runWith(POLICY, quiet, { type: 'pause' });
+    expect(paused.effects[0]).toEqual({ type: 'giveUp' });
+    expect(runWith(POLICY, paused.model, { type: 'retry' }).effects).toEqual([]);
+    expect(runWith(POLICY, quiet, { type: 'cancel' }).effects[0]).toEqual({ type: 'giveUp' });
+    const outage = runWith({ ...POLICY, retry: { delays: [], everyMs: 10_000 } }, sending(), networkError(300)).model;
+    const tried = runWith(POLICY, outage, { type: 'resume' });
+    expect(tried.effects[0]).toEqual({ type: 'giveUp' });
+    expect(runWith(POLICY, tried.model, { type: 'retry' }).effects).toEqual([]);
+  });
+
+  it('the upload sent while recording follows the same policy, quietly first', () => {
+    const LIVE_POLICY: MachineSetup = { ...LIVE, retry: POLICY.retry };
+    const recording = runWith(
+      LIVE_POLICY,
+      idle(),
+      { type: 'record', source: 'camera' },
+      { type: 'sourceReady' },
+      { type: 'startCountdown' },
+      { type: 'tick' },
+      { type: 'tick' },
+      { type: 'tick' },
+      liveStored,
+    ).model;
+    const quiet = runWith(LIVE_POLICY, recording, networkError(300));
+    expect([quiet.model.live?.waiting, quiet.model.notice, waits(quiet.effects)]).toEqual([false, null, [{ type: 'retryIn', ms: 0 }]]);
+    expect(runWith(LIVE_POLICY, quiet.model, { type: 'retry' }).effects).toEqual([{ type: 'giveUp' }, { type: 'resumeTransport' }]);
+    const news = runWith(LIVE_POLICY, quiet.model, { type: 'retry' }, networkError(300), { type: 'retry' }, networkError(300));
+    expect(news.model.live?.waiting).toBe(true);
+    expect(waits(news.effects).slice(-2)).toEqual([{ type: 'retryIn', ms: 10_000 }, { type: 'watchOnline' }]);
+  });
+});
+
 describe('machine: the stored upload and the kept handle', () => {
   it('discards only after asking, then offers nothing to resume', () => {
     const asked = run(idle(STORED), { type: 'askDiscard' });
@@ -598,7 +679,7 @@ describe('machine: recording', () => {
     expect(cut.model.live).toMatchObject({ sent: 800, waiting: true });
     expect(cut.model.notice).toEqual({ tone: 'error', text: SETUP.texts.networkError });
     const back = run(cut.model, { type: 'resume' });
-    expect(back.effects).toEqual([{ type: 'resumeTransport' }]);
+    expect(back.effects).toEqual([{ type: 'giveUp' }, { type: 'resumeTransport' }]);
     expect(back.model.live?.waiting).toBe(false);
     const keptOffline = run(cut.model, { type: 'stopRecording', reason: 'stop' }, ended(TAKE), { type: 'keep' });
     expect(keptOffline.model.state).toMatchObject({ kind: 'retrying', sent: 800 });
@@ -758,7 +839,8 @@ describe('machine: the transition table', () => {
       { type: 'keep' },
       { type: 'retake' },
       { type: 'cancelRecording' },
-      { type: 'liveStored', attempt, uploadUrl: LIVE_URL },
+      { type: 'liveStored', attempt, uploadUrl: LIVE_URL, offset: 0 },
+      { type: 'retry' },
     ];
   }
 

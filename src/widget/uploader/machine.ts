@@ -92,12 +92,13 @@ type StopReason = 'stop' | 'hidden' | 'ended';
 
 /**
  * The upload that runs while recording (`uploadWhileRecording`): its attempt number, the upload's
- * address once created, what the service confirmed, and whether it waits for the network.
+ * address once created, what it sent, what the service confirmed, and whether it waits for the network.
  */
 interface LiveUpload {
   attempt: number;
   url: string | undefined;
   sent: number;
+  confirmed: number;
   waiting: boolean;
 }
 
@@ -125,6 +126,10 @@ export interface Model<F extends FileLike = FileLike, H extends HandleLike = Han
   attempt: number;
   /** onError reports an outage once, not again for each automatic attempt that fails during it. */
   outageReported: boolean;
+  /** Failures in a row of the running upload, without the service confirming more bytes: what the retry policy counts. */
+  failures: number;
+  /** A retry waits (its timer, the browser back online): `giveUp` ends the wait when this goes. */
+  waiting: boolean;
   /** The video's status after the upload, as the service last reported it. */
   videoStatus: number | undefined;
   /** The upload sent while recording, until the take is kept (it becomes the upload) or dropped. */
@@ -143,7 +148,11 @@ export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = Ha
   | { type: 'succeeded'; attempt: number }
   /** The service said no (4xx): `code` is its ResultCode when the reply carried one, `requestId` its X-Request-Id. */
   | { type: 'refused'; attempt: number; code: string | undefined; requestId?: string | undefined }
-  /** Failures outlasted the transport's retries; `online` is what the browser says now. */
+  /**
+   * A request failed in a way that may pass (no reply, a 5xx, a passing conflict, a stall, the
+   * browser offline) and the transport has stopped; `online` is what the browser says now. The
+   * retry policy decides what follows.
+   */
   | { type: 'networkError'; attempt: number; bytesUploaded: number; online: boolean }
   /**
    * The page's origin reaches the service's pages but not its upload path (a proxy that does not
@@ -152,8 +161,10 @@ export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = Ha
    */
   | { type: 'unreachable'; attempt: number; pageOrigin: string; serviceOrigin: string; uploadPath: string }
   | { type: 'pause' }
-  /** Resume, Try again, the browser back online, or the retry timer. */
+  /** Resume, Try again. */
   | { type: 'resume' }
+  /** The retry policy's wait is over: its timer ran out, or the browser is back online (`retryIn`, `watchOnline`). */
+  | { type: 'retry' }
   | { type: 'cancel' }
   /** × or Escape on the host (`askClose`), Escape inside with no question open, Close after the upload. */
   | { type: 'closeRequested' }
@@ -191,7 +202,7 @@ export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = Ha
   /** Leave recording for the file choice (Cancel), dropping whatever was recorded. */
   | { type: 'cancelRecording' }
   /** The upload sent while recording has an address. */
-  | { type: 'liveStored'; attempt: number; uploadUrl: string };
+  | { type: 'liveStored'; attempt: number; uploadUrl: string; offset: number };
 
 export type Effect<F extends FileLike = FileLike, H extends HandleLike = HandleLike> =
   | { type: 'post'; message: WithoutEnvelope<PageMessage> }
@@ -236,7 +247,13 @@ export type Effect<F extends FileLike = FileLike, H extends HandleLike = HandleL
   /** The recording is whole: the upload sent while recording sends the rest and declares the length. */
   | { type: 'endLive' }
   /** Stop the upload sent while recording and delete what the service holds of it (tus DELETE). */
-  | { type: 'dropLive'; uploadUrl: string | undefined };
+  | { type: 'dropLive'; uploadUrl: string | undefined }
+  /** Send `retry` after `ms`, or sooner when a `watchOnline` of the same wait sees the browser online. */
+  | { type: 'retryIn'; ms: number }
+  /** Send `retry` when the browser says it is online again. */
+  | { type: 'watchOnline' }
+  /** Stop waiting to try again: drop the timer and the online watch (the first `retry` ends the wait too). */
+  | { type: 'giveUp' };
 
 /** Fixed for one page: who the messages are about, the limits, where videos may come from, and the words. */
 export interface MachineSetup {
@@ -248,8 +265,22 @@ export interface MachineSetup {
   /** The `sources` option: recording is offered only for those it names. */
   sources: readonly UploadSource[];
   uploadWhileRecording: boolean;
+  retry: RetryPolicy;
   texts: Texts;
 }
+
+/**
+ * When to try again after a failure that may pass: after each of `delays` in turn, quietly; after
+ * that the person and the host hear of it, and the upload goes on by itself when the browser is
+ * back online, and every `everyMs` while it is online (the service may be back).
+ */
+export interface RetryPolicy {
+  delays: readonly number[];
+  everyMs: number;
+}
+
+/** After 0, 1, 3, 5 and 10 s, then every 10 s. */
+export const RETRY_POLICY: RetryPolicy = { delays: [0, 1000, 3000, 5000, 10_000], everyMs: 10_000 };
 
 export interface Step<F extends FileLike, H extends HandleLike> {
   model: Model<F, H>;
@@ -265,6 +296,8 @@ export function initialModel<F extends FileLike, H extends HandleLike>(stored: R
     notice: null,
     attempt: 0,
     outageReported: false,
+    failures: 0,
+    waiting: false,
     videoStatus: undefined,
     live: null,
   };
@@ -376,7 +409,14 @@ function begin<F extends FileLike, H extends HandleLike>(
 ): Step<F, H> {
   const attempt = model.attempt + 1;
   return {
-    model: { ...model, attempt, keptHandle: undefined, state: { kind: 'uploading', file, sent: resume?.offset ?? 0, allSent: false } },
+    model: {
+      ...model,
+      attempt,
+      keptHandle: undefined,
+      failures: 0,
+      waiting: false,
+      state: { kind: 'uploading', file, sent: resume?.offset ?? 0, allSent: false },
+    },
     effects: [
       // Kept for this video while its upload is unfinished; a file chosen without a handle drops an older one.
       handle ? { type: 'saveHandle', handle } : { type: 'forgetHandle' },
@@ -422,6 +462,8 @@ function networkError<F extends FileLike, H extends HandleLike>(
   online: boolean,
 ): Step<F, H> {
   const { texts: t } = setup;
+  const policy = afterFailure(model, setup, online);
+  if (!policy.news) return policy;
   const waiting = online ? 'retrying' : 'offline';
   const effects: Effect<F, H>[] = [post({ type: 'uploading', busy: false }), post({ type: 'state', info: { state: waiting } })];
   if (!model.outageReported)
@@ -430,13 +472,35 @@ function networkError<F extends FileLike, H extends HandleLike>(
     );
   return {
     model: {
-      ...model,
+      ...policy.model,
       // The screen shows what the service confirmed, the same figure onError reports.
-      state: isMoving(state) ? { ...state, kind: waiting, sent: bytesUploaded } : state,
+      state: { ...state, kind: waiting, sent: bytesUploaded },
       notice: { tone: 'error', text: t.networkError },
       outageReported: true,
     },
-    effects,
+    effects: [...effects, ...policy.effects],
+  };
+}
+
+/**
+ * The retry policy ({@link RetryPolicy}), the only place that decides when to try again: a
+ * failure that may pass is tried again quietly while online and the delays last; after that it is
+ * `news` for the person and the host, and the upload waits for the browser to be online, and
+ * while online also for `everyMs`.
+ */
+export function afterFailure<F extends FileLike, H extends HandleLike>(
+  model: Model<F, H>,
+  { retry }: MachineSetup,
+  online: boolean,
+): Step<F, H> & { news: boolean } {
+  const failures = model.failures + 1;
+  const delay = online ? retry.delays[failures - 1] : undefined;
+  const next = { ...model, failures, waiting: true };
+  if (delay !== undefined) return { model: next, effects: [{ type: 'retryIn', ms: delay }], news: false };
+  return {
+    model: next,
+    effects: [...(online ? [{ type: 'retryIn', ms: retry.everyMs } as const] : []), { type: 'watchOnline' }],
+    news: true,
   };
 }
 
@@ -449,7 +513,7 @@ function failed<F extends FileLike, H extends HandleLike>(
   info: Pick<UploadFailureInfo, 'reason' | 'code' | 'requestId'>,
 ): Step<F, H> {
   return {
-    model: { ...model, state: { kind: 'failed' }, notice: { tone: 'error', text } },
+    model: { ...model, state: { kind: 'failed' }, notice: { tone: 'error', text }, waiting: false },
     effects: [
       { type: 'releaseTransport' },
       post({ type: 'uploading', busy: false }),
@@ -462,7 +526,7 @@ function pause<F extends FileLike, H extends HandleLike>(model: Model<F, H>): St
   const { state } = model;
   if (!isSending(state) || !isMoving(state)) return { model, effects: [] };
   return {
-    model: { ...model, state: { ...state, kind: 'paused' } },
+    model: { ...model, state: { ...state, kind: 'paused' }, waiting: false },
     effects: [
       { type: 'pauseTransport' },
       { type: 'resetMeter' },
@@ -560,7 +624,7 @@ const picking: StateNode<PickingKind> = {
 /** Every byte stored: done, the host hears it, processing is asked about. */
 function succeeded<F extends FileLike, H extends HandleLike>(model: Model<F, H>, setup: MachineSetup, { file }: Sending<F, H>): Step<F, H> {
   return {
-    model: { ...model, stored: null, state: { kind: 'done', file } },
+    model: { ...model, stored: null, state: { kind: 'done', file }, waiting: false },
     effects: [
       { type: 'forgetHandle' },
       { type: 'releaseTransport' },
@@ -573,7 +637,6 @@ function succeeded<F extends FileLike, H extends HandleLike>(model: Model<F, H>,
 /** Every state with a file on its way. */
 const sending: StateNode<SendingKind> = {
   progress: ofAttempt({ run: (model, event) => progress(model, model.state, event.sent) }),
-  networkError: ofAttempt({ run: (model, event, setup) => networkError(model, setup, model.state, event.bytesUploaded, event.online) }),
   succeeded: ofAttempt({ to: { done: true }, run: (model, _event, setup) => succeeded(model, setup, model.state) }),
   refused: ofAttempt({
     to: { failed: true },
@@ -596,7 +659,13 @@ const sending: StateNode<SendingKind> = {
   cancel: {
     to: { cancelled: true },
     run: (model, _event, { texts: t }) => ({
-      model: { ...model, attempt: model.attempt + 1, state: { kind: 'cancelled' }, notice: { tone: 'info', text: t.canceled } },
+      model: {
+        ...model,
+        attempt: model.attempt + 1,
+        state: { kind: 'cancelled' },
+        notice: { tone: 'info', text: t.canceled },
+        waiting: false,
+      },
       effects: [{ type: 'stopTransport' }, post({ type: 'uploading', busy: false })],
     }),
   },
@@ -606,7 +675,12 @@ const sending: StateNode<SendingKind> = {
 const moving: StateNode<'uploading' | 'finishing'> = {
   ...sending,
   progress: { to: { finishing: 'every byte sent' }, run: sending.progress!.run },
-  networkError: { to: { offline: true, retrying: true }, run: sending.networkError!.run },
+  networkError: ofAttempt({
+    to: { offline: true, retrying: true },
+    run: (model, event, setup) => networkError(model, setup, model.state, event.bytesUploaded, event.online),
+  }),
+  // The policy's quiet wait is over: the transport starts again from what the service holds.
+  retry: { run: (model) => ({ model: { ...model, waiting: false }, effects: model.waiting ? [{ type: 'resumeTransport' }] : [] }) },
   pause: { to: { paused: true }, run: pause },
   answerRisky: { to: { paused: 'stop and close' }, run: answerRisky },
 };
@@ -614,14 +688,22 @@ const moving: StateNode<'uploading' | 'finishing'> = {
 /** Paused by the person, or waiting for the network. */
 const stopped: StateNode<'paused' | 'offline' | 'retrying'> = {
   ...sending,
-  resume: {
-    to: { uploading: true, finishing: true },
-    run: (model) => ({
-      model: { ...model, notice: null, state: { ...model.state, kind: model.state.allSent ? 'finishing' : 'uploading' } },
-      effects: [post({ type: 'uploading', busy: true }), post({ type: 'state', info: { state: 'resumed' } }), { type: 'resumeTransport' }],
-    }),
-  },
+  resume: { to: { uploading: true, finishing: true }, run: resume },
 };
+
+/** Waiting for the network: the end of the retry policy's wait resumes, as Try again does. */
+const waiting: StateNode<'offline' | 'retrying'> = {
+  ...stopped,
+  retry: { to: { uploading: true, finishing: true }, run: (model) => (model.waiting ? resume(model) : { model, effects: [] }) },
+};
+
+/** Bytes move again: Resume, Try again, or the end of an outage's wait. */
+function resume<F extends FileLike, H extends HandleLike>(model: In<'paused' | 'offline' | 'retrying', F, H>): Step<F, H> {
+  return {
+    model: { ...model, notice: null, waiting: false, state: { ...model.state, kind: model.state.allSent ? 'finishing' : 'uploading' } },
+    effects: [post({ type: 'uploading', busy: true }), post({ type: 'state', info: { state: 'resumed' } }), { type: 'resumeTransport' }],
+  };
+}
 
 /** The uploader's states but the recorder's (recorder/transitions.ts, registered when its chunk loads). */
 export const UPLOADER_STATES: States = {
@@ -641,8 +723,8 @@ export const UPLOADER_STATES: States = {
   uploading: moving,
   finishing: moving,
   paused: stopped,
-  offline: stopped,
-  retrying: stopped,
+  offline: waiting,
+  retrying: waiting,
   done: {
     processing: {
       run: (model, { status }, setup) => {
@@ -673,7 +755,14 @@ function reopened<F extends FileLike, H extends HandleLike>(
 
 /** The events every state answers the same way, which never change the state. */
 const ANY_STATE: StateNode<StateKind> = {
-  stored: { run: (model, event) => ({ model: { ...model, stored: event.resume }, effects: [] }) },
+  // More bytes confirmed: the policy counts failures anew.
+  stored: {
+    run: (model, { resume }) => {
+      const before = model.stored;
+      const grew = !before || before.uploadUrl !== resume.uploadUrl || resume.offset > before.offset;
+      return { model: { ...model, stored: resume, failures: grew ? 0 : model.failures }, effects: [] };
+    },
+  },
   closeRequested: { run: closeRequested },
   // Stop sending so the service keeps a clean offset.
   hostClosing: { run: (model) => ({ model, effects: [{ type: 'pauseTransport' }] }) },
@@ -717,7 +806,9 @@ export function reduce<F extends FileLike, H extends HandleLike>(
   const arrow = (states[kind]?.[event.type] ?? ANY_STATE[event.type]) as Arrow<StateKind, EventType> | undefined;
   const step = arrow?.run(model as In<StateKind, F, H>, event as never, setup);
   const next = step?.model.state.kind;
-  return step && (next === kind || arrow?.to?.[next!]) ? step : { model, effects: [] };
+  if (!step || (next !== kind && !arrow?.to?.[next!])) return { model, effects: [] };
+  // A wait for a retry that is over, or no longer wanted (paused, cancelled, ended), stops first.
+  return model.waiting && !step.model.waiting ? { model: step.model, effects: [{ type: 'giveUp' }, ...step.effects] } : step;
 }
 
 /** One row of the transition table: from any of `from`, on `on`, to one of `to` (which one depends on the event's data). */

@@ -2,13 +2,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UploadOptions } from 'tus-js-client';
 import { DetailedError } from 'tus-js-client';
 import { TICKET_HEADER } from '../../shared/uploadPage';
-import { isRetryable, onPageOrigin, tusUpload, wholeFileReader, type UploadListeners, type UploadRequest } from './uploadCore';
+import { onPageOrigin, tusUpload, wholeFileReader, type UploadListeners, type UploadRequest } from './uploadCore';
 
 afterEach(() => vi.useRealTimers());
 
 const file = new File([new Uint8Array(100)], 'clip.mp4', { type: 'video/mp4' });
 const REQUEST: UploadRequest = { file, fingerprint: 'fp', videoId: 'v-1', endpoint: 'http://s.test/tus', ticket: 't-1', resume: null };
-const TUNING = { retryDelays: [0, 10], stallMs: 1000, chunkBytes: 64 };
+const TUNING = { stallMs: 1000, chunkBytes: 64 };
 
 function listeners() {
   return {
@@ -74,7 +74,7 @@ describe('tusUpload', () => {
     expect(on.onStored).toHaveBeenLastCalledWith('http://s.test/tus/abc', 64);
   });
 
-  it('creates a new upload with the ticket on every request, the metadata, and no browser-stored resume', () => {
+  it("creates a new upload with the ticket on every request, the metadata, no browser-stored resume and no retries of tus-js-client's own", () => {
     const tus = fakeTus();
     tusUpload(REQUEST, listeners(), { tuning: TUNING, createUpload: tus.create, network: network() });
     expect(tus.state.starts).toBe(1);
@@ -84,7 +84,7 @@ describe('tusUpload', () => {
       headers: { [TICKET_HEADER]: 't-1' },
       metadata: { filename: 'clip.mp4', filetype: 'video/mp4', fingerprint: 'fp' },
       storeFingerprintForResuming: false,
-      retryDelays: [0, 10],
+      retryDelays: null,
       chunkSize: 64,
     });
   });
@@ -178,25 +178,30 @@ describe('tusUpload', () => {
     expect(on.onNetworkError).toHaveBeenCalledWith(64);
   });
 
-  it('restarts a stalled request, and gives up after as many stalls as retries', () => {
+  it('reports a stalled request as a failure that may pass, and starts again only when told', () => {
     vi.useFakeTimers();
     const tus = fakeTus();
     const on = listeners();
-    tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network() });
-    vi.advanceTimersByTime(1300);
-    expect(tus.state).toMatchObject({ aborts: 1, starts: 2 });
+    const control = tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network() });
     // Progress keeps it alive.
     for (let i = 0; i < 5; i += 1) {
       vi.advanceTimersByTime(500);
       tus.state.options.onProgress!(10 + i, 100);
     }
-    expect(tus.state.aborts).toBe(1);
+    expect(tus.state.aborts).toBe(0);
+    vi.advanceTimersByTime(1300);
+    expect(tus.state).toMatchObject({ aborts: 1, starts: 1 });
+    expect(on.onNetworkError).toHaveBeenCalledOnce();
+    // Stopped: no watchdog runs until the machine's policy resumes it.
     vi.advanceTimersByTime(5000);
     expect(on.onNetworkError).toHaveBeenCalledOnce();
-    expect(tus.state.starts).toBe(3);
+    control.resume();
+    expect(tus.state.starts).toBe(2);
+    vi.advanceTimersByTime(1300);
+    expect(on.onNetworkError).toHaveBeenCalledTimes(2);
   });
 
-  it('gives up at once when the browser goes offline, and listens no more once stopped', () => {
+  it('stops and reports at once when the browser goes offline, and listens no more once stopped', () => {
     const tus = fakeTus();
     const on = listeners();
     const net = network();
@@ -238,13 +243,13 @@ describe('tusUpload: an upload path the page cannot reach', () => {
     const on = listeners();
     const asked = vi.fn<(ticket: string) => Promise<boolean>>(async () => serviceAnswers);
     tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network(), serviceAnswers: asked });
-    const fail = (error: Error) => tus.state.options.onShouldRetry!(error as DetailedError, 0, tus.state.options);
+    const fail = (error: Error) => tus.state.options.onError!(error);
     return { tus, on, asked, fail };
   }
 
   it('after a second failure without a reply of the service, asks its status; answered there, reports the path unreachable at once', async () => {
     const { tus, on, asked, fail } = start(true);
-    expect(fail(dropped())).toBe(true);
+    fail(dropped());
     expect(asked).not.toHaveBeenCalled();
     fail(dropped());
     expect(asked).toHaveBeenCalledExactlyOnceWith('t-1');
@@ -252,8 +257,9 @@ describe('tusUpload: an upload path the page cannot reach', () => {
     expect(on.onUnreachable).toHaveBeenCalledOnce();
     expect(tus.state.aborts).toBe(1);
     // What tus-js-client still reports is no news.
+    const before = on.onNetworkError.mock.calls.length;
     tus.state.options.onError!(dropped());
-    expect([on.onNetworkError.mock.calls, on.onRefused.mock.calls]).toEqual([[], []]);
+    expect([on.onNetworkError.mock.calls.length, on.onRefused.mock.calls]).toEqual([before, []]);
   });
 
   it("takes a proxy's refusal (404 without tus's header or an AuthMsg) for the same, and asks at once", async () => {
@@ -265,13 +271,13 @@ describe('tusUpload: an upload path the page cannot reach', () => {
     expect(on.onRefused).not.toHaveBeenCalled();
   });
 
-  it('when the status does not answer either, the service is away: retries and errors go on as before', async () => {
+  it('when the status does not answer either, the service is away: failures are reported as before', async () => {
     const { on, fail, tus } = start(false);
     fail(dropped());
     fail(dropped());
     await settle();
     tus.state.options.onError!(dropped());
-    expect(on.onNetworkError).toHaveBeenCalledOnce();
+    expect(on.onNetworkError).toHaveBeenCalledTimes(3);
     tus.state.options.onError!(httpError(404, '<html>Not Found</html>'));
     await settle();
     expect(on.onRefused).toHaveBeenCalledWith(undefined, undefined);
@@ -291,25 +297,28 @@ describe('tusUpload: an upload path the page cannot reach', () => {
   });
 });
 
-describe('isRetryable', () => {
+describe('tusUpload: what may pass and what is final', () => {
   it.each([
-    ['no response while online', new DetailedError('x', new Error('net')), true, true],
-    ['no response while offline', new DetailedError('x', new Error('net')), false, false],
-    ['a 500', httpError(500, ''), true, true],
-    ['a 423 (locked)', httpError(423, ''), true, true],
-    ["tus's own offset conflict (409 without AuthMsg)", httpError(409, 'Upload-Offset conflict'), true, true],
+    ['no response', new DetailedError('x', new Error('net')), 'network'],
+    ['a 500', httpError(500, ''), 'network'],
+    ['a 423 (locked)', httpError(423, ''), 'network'],
+    ["tus's own offset conflict (409 without AuthMsg)", httpError(409, 'Upload-Offset conflict'), 'network'],
     [
       "tus's offset conflict as the service words it (409, 106)",
       httpError(409, '{"AuthMsg":{"ResultCode":"106","ResultMessage":"Invalid Parameter: Upload-Offset conflict"}}'),
-      true,
-      true,
+      'network',
     ],
-    ['a 409 refusal of the service', httpError(409, '{"AuthMsg":{"ResultCode":"107"}}'), true, false],
-    ['a 401', httpError(401, '{"AuthMsg":{"ResultCode":"104"}}'), true, false],
-    ['a quota refusal (429, 116)', httpError(429, '{"AuthMsg":{"ResultCode":"116","ResultMessage":"Too Many Requests"}}'), true, false],
-    ['a 413', httpError(413, ''), true, false],
-  ])('%s → %s', (_case, error, online, expected) => {
-    expect(isRetryable(error, online)).toBe(expected);
+    ['a 409 refusal of the service', httpError(409, '{"AuthMsg":{"ResultCode":"107"}}'), 'refused'],
+    ['a 401', httpError(401, '{"AuthMsg":{"ResultCode":"104"}}'), 'refused'],
+    ['a quota refusal (429, 116)', httpError(429, '{"AuthMsg":{"ResultCode":"116","ResultMessage":"Too Many Requests"}}'), 'refused'],
+  ] as const)('%s → %s', (_case, error, expected) => {
+    const tus = fakeTus();
+    const on = listeners();
+    tusUpload(REQUEST, on, { tuning: TUNING, createUpload: tus.create, network: network() });
+    // The service has replied on its path before: no question of reach.
+    void tus.state.options.onAfterResponse!({} as never, { getHeader: () => '1.0.0', getBody: () => '' } as never);
+    tus.state.options.onError!(error);
+    expect([on.onNetworkError.mock.calls.length, on.onRefused.mock.calls.length]).toEqual(expected === 'network' ? [1, 0] : [0, 1]);
   });
 });
 

@@ -46,7 +46,12 @@ export interface UploadListeners {
    * an AuthMsg; `requestId` the reply's X-Request-Id, for the site to quote to the service's operator.
    */
   onRefused(code: string | undefined, requestId: string | undefined): void;
-  /** Network failures (or stalls) outlasted the retries; `bytesUploaded` is what the service confirmed. */
+  /**
+   * A failure that may pass: no reply, a 5xx, a passing conflict, a stall, the browser offline.
+   * The transport has stopped; `resume()` starts it again from what the service holds. When to do
+   * that is the machine's retry policy (machine.ts, afterFailure). `bytesUploaded` is what the
+   * service confirmed.
+   */
   onNetworkError(bytesUploaded: number): void;
   /**
    * The page's origin reaches the service (its status answers) but not its upload path: every
@@ -65,9 +70,7 @@ export interface UploadControl {
 export type StartUpload = (request: UploadRequest, listeners: UploadListeners) => UploadControl;
 
 interface UploadTuning {
-  /** tus-js-client waits these before each retry; the list's length is the number of retries. */
-  retryDelays: number[];
-  /** No progress and no response for this long counts as a hung request. */
+  /** No progress and no response for this long counts as a hung request: a failure that may pass. */
   stallMs: number;
   /**
    * Largest PATCH body, for services behind proxies that cap request bodies (boot
@@ -77,7 +80,6 @@ interface UploadTuning {
 }
 
 const DEFAULT_TUNING = {
-  retryDelays: [0, 1000, 3000, 5000, 10000],
   stallMs: 30_000,
   chunkBytes: 0,
 } as const satisfies UploadTuning;
@@ -105,15 +107,13 @@ export const wholeFileReader: TusFileReader = {
 type TusUpload = Pick<Upload, 'start' | 'abort' | 'url'>;
 type CreateTusUpload = (file: File | GrowingFile, options: UploadOptions) => TusUpload;
 
-/** What the browser says about its connection; tests pass a double. */
+/** The browser's news that its connection went; tests pass a double. */
 interface NetworkStatus {
-  online(): boolean;
   /** Returns the function that stops listening. */
   onOffline(listener: () => void): () => void;
 }
 
 const browserNetwork: NetworkStatus = {
-  online: () => navigator.onLine !== false,
   onOffline(listener) {
     window.addEventListener('offline', listener);
     return () => window.removeEventListener('offline', listener);
@@ -121,7 +121,7 @@ const browserNetwork: NetworkStatus = {
 };
 
 export interface UploadDeps {
-  /** Over the defaults (retries after 0, 1, 3, 5, 10 s; 30 s stalls; no chunk limit). */
+  /** Over the defaults (30 s stalls, no chunk limit). */
   tuning?: Partial<UploadTuning>;
   createUpload?: CreateTusUpload;
   network?: NetworkStatus;
@@ -197,21 +197,16 @@ function isPassingConflict(error: Error): boolean {
   return status === 409 && resultCode((error as DetailedError).originalResponse?.getBody()) !== VIDEO_STATUS_ERROR;
 }
 
-/**
- * Retries what may pass on a second try: no response, 5xx and a passing conflict (423, tus's
- * 409). A 4xx from the service itself is final.
- */
-export function isRetryable(error: Error, online: boolean): boolean {
+/** What may pass on a second try: no reply, a 5xx, a passing conflict (423, tus's 409). A 4xx from the service itself is final. */
+function mayPass(error: Error): boolean {
   const status = statusOf(error);
-  if (status === 0) return online;
-  if (status >= 500) return true;
-  if (isPassingConflict(error)) return true;
-  return status < 400;
+  return status < 400 || status >= 500 || isPassingConflict(error);
 }
 
 /**
  * One file's upload over tus, with the ticket on every request and a stall watchdog: tus-js-client's
- * XHR request can hang forever after an abort or a silent network drop, and no retry would follow.
+ * XHR request can hang forever after an abort or a silent network drop. It reports facts and never
+ * retries by itself (tus-js-client's retries are off): the machine's retry policy decides.
  */
 export function tusUpload(request: UploadRequest, listeners: UploadListeners, deps: UploadDeps = {}): UploadControl {
   const {
@@ -224,7 +219,6 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
   const growing = 'reader' in file ? file : undefined;
   let confirmed = request.resume?.offset ?? 0;
   let lastActivity = Date.now();
-  let stalls = 0;
   let watchdog: ReturnType<typeof setInterval> | undefined;
   let stopOfflineWatch: (() => void) | undefined;
   const touch = () => {
@@ -236,7 +230,8 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
     stopOfflineWatch?.();
     stopOfflineWatch = undefined;
   };
-  const giveUp = () => {
+  /** Stops, and reports a failure that may pass. */
+  const fail = () => {
     stopWatchdog();
     void upload.abort();
     listeners.onNetworkError(confirmed);
@@ -244,7 +239,7 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
 
   // Whether any reply of the service's tus endpoint has come (then its path is reachable), and
   // the stray failures before one. A page loaded through an address whose proxy does not pass the
-  // upload path on would otherwise retry for about 20 s and end as "connection lost".
+  // upload path on would otherwise be retried for about 20 s and end as "connection lost".
   let reached = false;
   let strayFailures = 0;
   let unreachable = false;
@@ -266,7 +261,7 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
     chunkSize: tuning.chunkBytes > 0 ? tuning.chunkBytes : Number.POSITIVE_INFINITY,
     fileReader: growing?.reader ?? wholeFileReader,
     uploadLengthDeferred: !!growing,
-    retryDelays: tuning.retryDelays,
+    retryDelays: null,
     headers: { [TICKET_HEADER]: request.ticket },
     metadata: { filename: file.name, filetype: file.type || 'application/octet-stream', fingerprint: request.fingerprint },
     // The service holds the resume state (boot.resume); browser storage is refused in cross-site iframes anyway.
@@ -295,13 +290,8 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
       listeners.onProgress(bytesSent, bytesTotal);
     },
     onChunkComplete(_chunk, bytesAccepted) {
-      if (bytesAccepted > confirmed) stalls = 0;
       confirmed = Math.max(confirmed, bytesAccepted);
       if (upload.url) listeners.onStored(upload.url, confirmed);
-    },
-    onShouldRetry(error) {
-      if (!reached && isStray(error) && ++strayFailures === STRAY_FAILURES_TO_ASK) void checkReach();
-      return isRetryable(error, network.online());
     },
     onSuccess() {
       stopWatchdog();
@@ -310,13 +300,15 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
     onError(error) {
       stopWatchdog();
       if (unreachable) return;
-      const status = statusOf(error);
-      // A conflict still there after every retry is a trouble of the moment, as a lost connection is: resumable.
+      const stray = !reached && isStray(error);
       const reply = (error as DetailedError).originalResponse;
       const refused = () => listeners.onRefused(resultCode(reply?.getBody()), reply?.getHeader(REQUEST_ID_HEADER) || undefined);
-      if (status < 400 || status >= 500 || isPassingConflict(error)) listeners.onNetworkError(confirmed);
+      if (mayPass(error)) {
+        if (stray && ++strayFailures === STRAY_FAILURES_TO_ASK) void checkReach();
+        listeners.onNetworkError(confirmed);
+      }
       // Someone else's refusal (a proxy's 404 or 405) before the service ever answered: whose is it?
-      else if (!reached && isStray(error)) void checkReach().then((told) => told || refused());
+      else if (stray) void checkReach().then((told) => told || refused());
       else refused();
     },
   });
@@ -328,22 +320,12 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
       () => {
         // A read waiting for the recording's next chunk (or for the take to be kept) is no stall.
         if (growing?.waiting()) touch();
-        if (Date.now() - lastActivity < tuning.stallMs) return;
-        stalls += 1;
-        if (stalls > tuning.retryDelays.length) {
-          giveUp();
-          return;
-        }
-        // start() after abort() asks the service for its offset (HEAD) and continues from there.
-        void upload.abort();
-        touch();
-        upload.start();
+        if (Date.now() - lastActivity >= tuning.stallMs) fail();
       },
       Math.max(250, tuning.stallMs / 4),
     );
-    // A request already under way may neither fail nor progress when the connection drops, and
-    // retrying while offline is pointless (tus-js-client skips it too): report it at once.
-    stopOfflineWatch ??= network.onOffline(giveUp);
+    // A request already under way may neither fail nor progress when the connection drops: report it at once.
+    stopOfflineWatch ??= network.onOffline(fail);
   };
 
   run();
@@ -352,8 +334,8 @@ export function tusUpload(request: UploadRequest, listeners: UploadListeners, de
       stopWatchdog();
       void upload.abort();
     },
+    // start() after an abort or a failure asks the service for its offset (HEAD) and continues from there.
     resume() {
-      stalls = 0;
       run();
     },
   };

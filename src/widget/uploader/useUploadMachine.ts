@@ -12,6 +12,7 @@ import {
   type Effect,
   type MachineSetup,
   type Model,
+  type RetryPolicy,
   type States,
   type UploadEvent,
 } from './machine';
@@ -46,8 +47,8 @@ export interface UploadWiring {
   limits: typeof Limits | undefined;
   /** Milliseconds, for the speed estimate. */
   now: () => number;
-  /** After a network failure while the browser says it is online, try again after this long. */
-  autoRetryMs: number;
+  /** When to try again after a failure that may pass (machine.ts, afterFailure). */
+  retry: RetryPolicy;
   discard: (uploadUrl: string, ticket: string) => Promise<boolean>;
   processingStatus: (ticket: string) => Promise<number | undefined>;
   statusPollMs: number;
@@ -97,7 +98,7 @@ export function useUploadMachine(wiring: UploadWiring): {
   /** The recorder's panel and session, once the person has chosen Record (its chunk loads then). */
   recorder: Recorder | undefined;
 } {
-  const { boot, strings, host, startUpload, fingerprint, preview, limits, now, autoRetryMs } = wiring;
+  const { boot, strings, host, startUpload, fingerprint, preview, limits, now, retry } = wiring;
   const { discard, processingStatus, statusPollMs, handles } = wiring;
   const setup = useMemo<MachineSetup>(
     () => ({
@@ -106,9 +107,10 @@ export function useUploadMachine(wiring: UploadWiring): {
       limits: boot.limits,
       sources: boot.sources,
       uploadWhileRecording: boot.uploadWhileRecording,
+      retry,
       texts: textsFor(strings),
     }),
-    [boot.videoId, boot.maxFileSize, boot.limits, boot.sources, boot.uploadWhileRecording, strings],
+    [boot.videoId, boot.maxFileSize, boot.limits, boot.sources, boot.uploadWhileRecording, retry, strings],
   );
   const [model, setModel] = useState<UploaderModel>(() => initialModel(boot.resume));
   const [recorder, setRecorder] = useState<Recorder | undefined>(undefined);
@@ -118,6 +120,8 @@ export function useUploadMachine(wiring: UploadWiring): {
   // After the page has gone, no status poll is sent and no answer is taken.
   const open = useRef(true);
   const poll = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // The retry policy's wait (machine.ts, afterFailure): its timer and the online watch; the first to fire ends both.
+  const wait = useRef<(() => void) | undefined>(undefined);
   const meter = useMemo(() => new SpeedMeter(), []);
   const progress = useMemo(() => throttle((info: UploadProgressInfo) => host.post({ type: 'progress', info }), PROGRESS_PERIOD_MS), [host]);
 
@@ -163,8 +167,36 @@ export function useUploadMachine(wiring: UploadWiring): {
       const status = await processingStatus(boot.ticket);
       if (open.current) dispatch({ type: 'processing', status });
     };
+    const endWait = () => {
+      wait.current?.();
+      wait.current = undefined;
+    };
+    const retry = () => {
+      endWait();
+      dispatch({ type: 'retry' });
+    };
     const perform = (effect: Effect<File, FileHandle>) => {
       switch (effect.type) {
+        case 'retryIn': {
+          const timer = setTimeout(retry, effect.ms);
+          const before = wait.current;
+          wait.current = () => {
+            before?.();
+            clearTimeout(timer);
+          };
+          return;
+        }
+        case 'watchOnline': {
+          window.addEventListener('online', retry);
+          const before = wait.current;
+          wait.current = () => {
+            before?.();
+            window.removeEventListener('online', retry);
+          };
+          return;
+        }
+        case 'giveUp':
+          return endWait();
         case 'post':
           return host.post(effect.message);
         case 'check': {
@@ -253,6 +285,7 @@ export function useUploadMachine(wiring: UploadWiring): {
     () => () => {
       open.current = false;
       clearTimeout(poll.current);
+      wait.current?.();
     },
     [],
   );
@@ -269,22 +302,6 @@ export function useUploadMachine(wiring: UploadWiring): {
     if (!handles || !saved) return;
     void handles.load(boot.videoId).then((handle) => handle && send({ type: 'handleFound', handle, stored: saved }));
   }, [handles, boot.videoId, send]);
-
-  // After a network failure the upload continues by itself: at once when the browser says it is
-  // back online, else after a pause (the service may answer again), so nobody must find "Try again".
-  // The same for the upload sent while recording, which waits while the recording goes on.
-  const kind = model.state.kind;
-  const liveWaits = !!model.live?.waiting;
-  useEffect(() => {
-    if (kind !== 'offline' && kind !== 'retrying' && !liveWaits) return;
-    const again = () => send({ type: 'resume' });
-    window.addEventListener('online', again);
-    const timer = kind === 'retrying' || liveWaits ? setTimeout(again, autoRetryMs) : undefined;
-    return () => {
-      window.removeEventListener('online', again);
-      clearTimeout(timer);
-    };
-  }, [kind, liveWaits, autoRetryMs, send]);
 
   return { model, send, setup, meter, recorder };
 }

@@ -113,10 +113,10 @@ export function recorderSession(deps: SessionDeps): RecorderSession {
         resume: null,
       },
       {
-        onStored: (uploadUrl) => {
+        onStored: (uploadUrl, offset) => {
           // Created just as the take was dropped: delete it too, so nothing is left behind.
           if (dropped) void deps.discard(uploadUrl, boot.ticket);
-          else dispatch({ type: 'liveStored', attempt, uploadUrl });
+          else dispatch({ type: 'liveStored', attempt, uploadUrl, offset });
         },
         ...transportEvents(dispatch, attempt, boot.tusEndpoint),
       },

@@ -6,6 +6,7 @@
  */
 import type { RecordSource } from '../../../shared/widgetConfig';
 import {
+  afterFailure,
   liveOf,
   post,
   type Arrow,
@@ -27,7 +28,7 @@ type RecordingKind = 'permission' | 'preview' | 'countdown' | 'recording' | 'rev
 /** Drops the take and the upload sent while recording, if any: later events of either are stale. */
 function dropTake<F extends FileLike, H extends HandleLike>(model: Model<F, H>): { model: Model<F, H>; effects: Effect<F, H>[] } {
   return {
-    model: { ...model, attempt: model.attempt + 1, live: null, notice: null },
+    model: { ...model, attempt: model.attempt + 1, live: null, notice: null, waiting: false },
     effects: model.live ? [{ type: 'dropLive', uploadUrl: model.live.url }] : [],
   };
 }
@@ -51,7 +52,9 @@ function countdownTick<F extends FileLike, H extends HandleLike>(
     model: {
       ...model,
       attempt,
-      live: live ? { attempt, url: undefined, sent: 0, waiting: false } : null,
+      live: live ? { attempt, url: undefined, sent: 0, confirmed: 0, waiting: false } : null,
+      failures: 0,
+      waiting: false,
       state: { kind: 'recording', source: state.source, elapsedMs: 0, bytes: 0, stopping: false },
     },
     effects: [{ type: 'startRecorder', attempt, live }],
@@ -122,36 +125,56 @@ const liveUpload: StateNode<'recording' | 'review'> = {
   // Refused: the take is uploaded whole once kept, and a refusal then is reported.
   refused: {
     run: (model, event) =>
-      liveOf(model, event.attempt) ? { model: { ...model, live: null }, effects: [{ type: 'releaseTransport' }] } : same(model),
+      liveOf(model, event.attempt)
+        ? { model: { ...model, live: null, waiting: false }, effects: [{ type: 'releaseTransport' }] }
+        : same(model),
   },
-  // The recording goes on and its data waits; the upload continues as any does (resume).
+  // The recording goes on and its data waits; the upload is tried again as any is (the retry policy).
   networkError: {
     run: (model, event, setup) => {
       const live = liveOf(model, event.attempt);
       if (!live) return same(model);
+      const policy = afterFailure(model, setup, event.online);
+      if (!policy.news) return policy;
+      return {
+        model: {
+          ...policy.model,
+          live: { ...live, sent: event.bytesUploaded, waiting: true },
+          notice: { tone: 'error', text: setup.texts.networkError },
+        },
+        effects: policy.effects,
+      };
+    },
+  },
+  resume: { run: (model) => (model.live?.waiting ? resumeLive(model, model.live) : same(model)) },
+  retry: {
+    run: (model) => {
+      if (!model.waiting) return same(model);
+      if (model.live?.waiting) return resumeLive(model, model.live);
+      return { model: { ...model, waiting: false }, effects: [{ type: 'resumeTransport' }] };
+    },
+  },
+  liveStored: {
+    run: (model, event) => {
+      const live = liveOf(model, event.attempt);
+      if (!live) return same(model);
+      // More bytes confirmed: the retry policy counts failures anew.
+      const grew = event.offset > live.confirmed;
       return {
         model: {
           ...model,
-          live: { ...live, sent: event.bytesUploaded, waiting: true },
-          notice: { tone: 'error', text: setup.texts.networkError },
+          live: { ...live, url: event.uploadUrl, confirmed: Math.max(live.confirmed, event.offset) },
+          failures: grew ? 0 : model.failures,
         },
         effects: [],
       };
     },
   },
-  resume: {
-    run: (model) =>
-      model.live?.waiting
-        ? { model: { ...model, live: { ...model.live, waiting: false }, notice: null }, effects: [{ type: 'resumeTransport' }] }
-        : same(model),
-  },
-  liveStored: {
-    run: (model, event) => {
-      const live = liveOf(model, event.attempt);
-      return live ? { model: { ...model, live: { ...live, url: event.uploadUrl } }, effects: [] } : same(model);
-    },
-  },
 };
+
+function resumeLive<F extends FileLike, H extends HandleLike>(model: Model<F, H>, live: NonNullable<Model['live']>): Step<F, H> {
+  return { model: { ...model, live: { ...live, waiting: false }, notice: null, waiting: false }, effects: [{ type: 'resumeTransport' }] };
+}
 
 /**
  * The recorder's states, registered with the machine's (machine.ts, `reduce`) when the recorder's
