@@ -5,6 +5,7 @@ import type { TranscodeSpace } from '../media/mediaFiles';
 import type { PlayFile } from '../storage/playFiles';
 import type { Video } from '../storage/videos';
 import { MediaToolError, runMediaTool } from './ffmpeg';
+import { writeFragmentedDuration } from './fragmentedDuration';
 import { markRungsAdded } from './pipeline';
 import type { ProcessLedger } from './processLedger';
 import type { MediaInfo } from './probe';
@@ -33,11 +34,22 @@ export function playFileOf(rendition: Rendition): PlayFile {
 }
 
 /**
- * Encodes renditions in one ffmpeg run. A source whose picture decodes but whose sound does not
- * (an unknown codec, broken packets) still gets play files: the run is repeated without audio,
- * and the reason logged.
+ * Encodes renditions in one ffmpeg run, then writes each one's length into its moov (see
+ * fragmentedDuration.ts), before anything stores them. A source whose picture decodes but whose
+ * sound does not (an unknown codec, broken packets) still gets play files: the run is repeated
+ * without audio, and the reason logged.
  */
 export async function encodeRenditions(run: TranscodeRun, outputs: readonly RenditionOutput[]): Promise<void> {
+  await encodeWithSound(run, outputs);
+  for (const { path, rendition } of outputs) {
+    run.signal.throwIfAborted();
+    if (!(await writeFragmentedDuration(path))) {
+      run.service.log.warn('rung left without its length in the moov', { videoId: run.video.id, file: rendition.file });
+    }
+  }
+}
+
+async function encodeWithSound(run: TranscodeRun, outputs: readonly RenditionOutput[]): Promise<void> {
   const { service, space, threads, signal, ledger, info } = run;
   const { ffmpegPath, maxSourcePixels, x264Preset } = service.config;
   const encoder = { preset: x264Preset };
