@@ -46,10 +46,11 @@ export function loaderRulesModule(): string {
     .map(([name, row]) => `  ${name}: ${row.value === 'number' ? 'NUMBER' : 'LIST'},\n`)
     .join('');
   const required = of('page').filter(([, row]) => row.required).length;
-  const defaults = of('page')
-    .filter(([, row]) => row.signed && row.default !== undefined)
-    .map(([name, row]) => `${name}: ${literal(row.default)}`)
-    .join(', ');
+  const defaults = (rows: Row[]) =>
+    `{ ${rows
+      .filter(([, row]) => row.default !== undefined)
+      .map(([name, row]) => `${name}: ${literal(row.default)}`)
+      .join(', ')} } as const`;
   const used = [...lists].sort();
   return `// Written by \`npx tsx scripts/widgetOptions.ts\` from src/shared/widgetOptions.ts; edit that table, not this file.
 import { ${used.join(', ')} } from '../../shared/widgetConfig';
@@ -63,15 +64,21 @@ export const RULES: Record<PageOption, Rule> = ${page};
 export const REQUIRED = ${required};
 
 /** The defaults of the signed options, which the page's address always carries; the service applies the others. */
-export const DEFAULTS = { ${defaults} };
+export const DEFAULTS = ${defaults(of('page').filter(([, row]) => row.signed))};
 
 /** The overlay form's own options: the popup's builds refuse them by name, and carry none of their checks. */
 export const OVERLAY_OPTIONS = ${names(of('overlay'))} as const;
 
+/** The defaults of the overlay's options: the popup's fallback layer takes them too. */
+export const OVERLAY_DEFAULTS = ${defaults(of('overlay'))};
+
 /** The checks of the overlay's options, given to checkConfig by the builds that open the overlay. */
 export const OVERLAY_RULES: Record<(typeof OVERLAY_OPTIONS)[number], Rule> = ${overlay};
 
-/** The npm module's own options, as its element reads them from attributes. */
+/** The defaults of the npm module's own options. */
+export const MODULE_DEFAULTS = ${defaults(of('module'))};
+
+/** The checks of the npm module's own options (its element reads them from attributes too). */
 export const MODULE_RULES: Record<'${of('module')
     .map(([name]) => name)
     .join("' | '")}', Rule> = ${module};

@@ -1,6 +1,5 @@
 import {
   languageOf,
-  WIDGET_FORMS,
   type DeferredModuleConfig,
   type ModuleUploadConfig,
   type UploadWidgetError,
@@ -9,7 +8,7 @@ import {
 import * as errorPage from './loader/errorPage';
 import { openDeferred } from './loader/deferredConfig';
 import { openWidget, type WidgetTarget } from './loader/openUpload';
-import { OVERLAY_RULES } from './loader/optionRules';
+import { MODULE_DEFAULTS, MODULE_RULES, OVERLAY_RULES } from './loader/optionRules';
 import * as overlay from './loader/overlay';
 import { openPopup } from './loader/popup';
 import { LOADER_WORDS } from '../shared/i18n/loaderWords';
@@ -78,8 +77,9 @@ const part = ((name: 'overlay' | 'errorPage') => Promise.resolve({ overlay, erro
  */
 export function openUpload(config: ModuleUploadConfig | DeferredModuleConfig): UploadWidgetHandle {
   if (typeof config !== 'object' || config === null) throw new TypeError('openUpload: expected a configuration object');
-  const { serviceUrl, form = 'popup', ...widgetConfig } = config;
-  if (!WIDGET_FORMS.includes(form)) throw new RangeError(`openUpload: \`form\` must be "popup" or "overlay", got ${JSON.stringify(form)}`);
+  const { serviceUrl, form = MODULE_DEFAULTS.form, ...widgetConfig } = config;
+  const [validForm, forms] = MODULE_RULES.form;
+  if (!validForm(form)) throw new RangeError(`openUpload: \`form\` must be ${forms}, got ${JSON.stringify(form)}`);
   const target = {
     serviceBase: serviceBase(serviceUrl),
     form,

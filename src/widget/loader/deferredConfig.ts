@@ -10,6 +10,7 @@ import {
 } from '../../shared/widgetConfig';
 import type { Container } from './container';
 import { emit, openWidget, type WidgetTarget } from './openUpload';
+import { OVERLAY_DEFAULTS } from './optionRules';
 import type { openOverlay } from './overlay';
 import type { openPopup } from './popup';
 import { checkConfig } from './validateConfig';
@@ -69,7 +70,7 @@ export function openDeferred(raw: Record<string, unknown>, target: ModuleTarget,
     popup ??
     target.overlay(
       win,
-      layout?.isTop ?? true,
+      layout?.isTop ?? OVERLAY_DEFAULTS.isTop,
       layout ?? {},
       texts,
       () => '',

@@ -15,7 +15,7 @@ import { uploadPageUrl } from '../../shared/uploadPage';
 import { randomChannel } from './pageUrl';
 import type { openPopup } from './popup';
 import type { LoaderTexts } from './texts';
-import { RULES } from './optionRules';
+import { OVERLAY_DEFAULTS, RULES } from './optionRules';
 import { checkConfig, type OverlayRules } from './validateConfig';
 
 /**
@@ -175,10 +175,10 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
       );
   };
 
-  // The popup form refuses the layout options, so its fallback layer is centred and covers the
-  // reachable top (isTop's default); the layer also learns the sources, for the iframe's permissions.
+  // The popup form refuses the layout options, so its fallback layer is centred and takes isTop's
+  // default; the layer also learns the sources, for the iframe's permissions.
   const openLayer = (open: typeof openOverlay, shown: LoaderTexts) =>
-    start(open(win, config?.isTop ?? true, config ?? {}, shown, (host) => pageUrl(host, 'overlay'), requestClose));
+    start(open(win, config?.isTop ?? OVERLAY_DEFAULTS.isTop, config ?? {}, shown, (host) => pageUrl(host, 'overlay'), requestClose));
   const popup = target.form === 'popup' && target.popup?.(win, pageUrl(win, 'popup'), close);
   if (popup) start(popup);
   else if (target.overlay && texts) openLayer(target.overlay, texts);

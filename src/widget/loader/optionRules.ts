@@ -28,10 +28,13 @@ export const RULES: Record<PageOption, Rule> = {
 export const REQUIRED = 4;
 
 /** The defaults of the signed options, which the page's address always carries; the service applies the others. */
-export const DEFAULTS = { uploadType: 'flash', needHandleSepcial: false };
+export const DEFAULTS = { uploadType: 'flash', needHandleSepcial: false } as const;
 
 /** The overlay form's own options: the popup's builds refuse them by name, and carry none of their checks. */
 export const OVERLAY_OPTIONS = ['isTop', 'left', 'top'] as const;
+
+/** The defaults of the overlay's options: the popup's fallback layer takes them too. */
+export const OVERLAY_DEFAULTS = { isTop: true } as const;
 
 /** The checks of the overlay's options, given to checkConfig by the builds that open the overlay. */
 export const OVERLAY_RULES: Record<(typeof OVERLAY_OPTIONS)[number], Rule> = {
@@ -40,7 +43,10 @@ export const OVERLAY_RULES: Record<(typeof OVERLAY_OPTIONS)[number], Rule> = {
   top: LENGTH,
 };
 
-/** The npm module's own options, as its element reads them from attributes. */
+/** The defaults of the npm module's own options. */
+export const MODULE_DEFAULTS = { form: 'popup' } as const;
+
+/** The checks of the npm module's own options (its element reads them from attributes too). */
 export const MODULE_RULES: Record<'serviceUrl' | 'form', Rule> = {
   serviceUrl: STRING,
   form: /* @__PURE__ */ oneOf(WIDGET_FORMS),

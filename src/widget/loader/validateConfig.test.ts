@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WIDGET_LANGUAGES } from '../../shared/widgetConfig';
 import { PAGE_OPTIONS } from '../../shared/widgetOptions';
 import { OVERLAY_RULES, RULES } from './optionRules';
 import { checkConfig } from './validateConfig';
@@ -58,9 +59,9 @@ describe('checkConfig: parameter problems become the error page', () => {
     [{ ...AUTH, uploadType: 'html5' }, '106', 'Invalid Parameter: uploadType must be "flash" or "silverlight", got "html5"'],
     [{ ...AUTH, needHandleSepcial: 'true' }, '106', 'Invalid Parameter: needHandleSepcial must be true or false, got "true"'],
     [
-      { ...AUTH, lang: 'it' },
+      { ...AUTH, lang: 'tlh' },
       '106',
-      'Invalid Parameter: lang must be "en" or "zh-CN" or "zh-TW" or "ja" or "ko" or "es" or "fr" or "de" or "pt-BR" or "ar", got "it"',
+      `Invalid Parameter: lang must be ${WIDGET_LANGUAGES.map((lang) => `"${lang}"`).join(' or ')}, got "tlh"`,
     ],
     // The look's values are the service's to check (test/widget.page.test.ts); the loader wants strings.
     [{ ...AUTH, theme: true }, '106', 'Invalid Parameter: theme must be a string, got a boolean'],
