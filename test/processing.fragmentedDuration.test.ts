@@ -20,20 +20,20 @@ const SECONDS = 7;
 let work: string;
 let made: string;
 
-/** Every packet ffprobe reads, stream by stream, with where the stream's last one ends. */
-async function packets(file: string): Promise<{ list: string; end: number }> {
+/** Every packet ffprobe reads, and where the last one of each stream (0: video, 1: audio) and of all ends. */
+async function packets(file: string): Promise<{ list: string; end: number; ends: number[] }> {
   const { stdout } = await run('ffprobe', [
     ...['-v', 'error', '-show_entries', 'packet=stream_index,pts_time,duration_time,size,flags', '-of', 'csv=p=0', file],
   ]);
-  const end = Math.max(
-    ...stdout
-      .trim()
-      .split('\n')
-      .map((line) => line.split(',').map(Number))
-      // The AAC priming's packet, cut by the edit list, has no duration.
-      .map(([, pts, duration]) => pts! + (Number.isFinite(duration) ? duration! : 0)),
-  );
-  return { list: stdout, end };
+  const ends: number[] = [];
+  for (const [stream, pts, duration] of stdout
+    .trim()
+    .split('\n')
+    .map((line) => line.split(',').map(Number))) {
+    // The AAC priming's packet, cut by the edit list, has no duration.
+    ends[stream!] = Math.max(ends[stream!] ?? 0, pts! + (Number.isFinite(duration) ? duration! : 0));
+  }
+  return { list: stdout, end: Math.max(...ends), ends };
 }
 
 /** The file's top-level boxes' types and offsets, and its mehd's duration in seconds (undefined without one). */
@@ -103,6 +103,13 @@ describe('writeFragmentedDuration on a rung ffmpeg made', () => {
     // The whole file decodes without an error.
     const { stderr } = await run('ffmpeg', ['-nostdin', '-v', 'error', '-i', rung, '-f', 'null', '-']);
     expect(stderr).toBe('');
+  });
+
+  it("ends the rung's picture and sound with the source's, within a frame", async () => {
+    const { ends } = await packets(made);
+    expect(ends).toHaveLength(2);
+    // The sound may run on by the AAC encoder's padding, less than a frame.
+    for (const end of ends) expect(Math.abs(end - SECONDS)).toBeLessThanOrEqual(1 / 30);
   });
 
   it('sets a mehd the file already has in place, the file keeping its size', async () => {
