@@ -2,7 +2,7 @@
  * The `strings` option and the languages on the service's pages (issue 20): the upload page hands
  * the uploader the checked texts and preloads only its language's chunk; a bad `strings` is a 106
  * error page that names the problem; the error page uses the texts, escaped, only for a trusted host;
- * Arabic pages are right to left.
+ * Arabic, Hebrew and Persian pages are right to left.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadPageBoot } from '../src/shared/uploadPage';
@@ -31,6 +31,17 @@ describe('the upload page', () => {
     const chunk = await fetch(`${service.address}/UploadWidget/assets/${preloads[0]}`);
     expect(chunk.status).toBe(200);
     expect(await chunk.text()).toContain('اختر ملف فيديو');
+  });
+
+  it.each([
+    ['he', 'בחירת קובץ וידאו', ' dir="rtl"'],
+    ['fa', 'یک فایل ویدیویی انتخاب کنید', ' dir="rtl"'],
+    ['sv', 'Välj en videofil', ''],
+  ])('speaks %s, in its own direction', async (lang, choose, dir) => {
+    const page = await getPage(service, pageQuery(service, await registerVideo(service), { lang }));
+    expect(page.html).toContain(`<html lang="${lang}"${dir}>`);
+    const preloads = [...page.html.matchAll(/<link rel="modulepreload" href="\/UploadWidget\/assets\/([^"]+)">/g)].map((match) => match[1]);
+    expect(await (await fetch(`${service.address}/UploadWidget/assets/${preloads[0]}`)).text()).toContain(choose);
   });
 
   it.each([

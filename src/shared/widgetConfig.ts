@@ -29,10 +29,14 @@ export const WIDGET_LANGUAGES = [
   'uk',
   'vi',
   'id',
+  'th',
+  'hi',
+  'he',
+  'fa',
 ] as const;
 export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];
 /** The languages written right to left: their pages get `dir="rtl"`. */
-export const RTL_LANGUAGES: readonly WidgetLanguage[] = ['ar'];
+export const RTL_LANGUAGES: readonly WidgetLanguage[] = ['ar', 'he', 'fa'];
 export const WIDGET_THEMES = ['auto', 'light', 'dark'] as const;
 /** `auto` follows the system's `prefers-color-scheme`. */
 export type WidgetTheme = (typeof WIDGET_THEMES)[number];

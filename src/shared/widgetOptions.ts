@@ -132,7 +132,7 @@ export const WIDGET_OPTIONS = {
     shown: 'browser language',
     loader: WIDGET_LANGUAGES,
     query: WIDGET_LANGUAGES,
-    doc: "widget text: the browser's language when we speak it (Traditional Chinese for `zh-TW`/`zh-HK`/`zh-Hant`, Simplified for other `zh`, `pt-BR` for any `pt`), else English; `ar` is laid out right to left",
+    doc: "widget text: the browser's language when we speak it (Traditional Chinese for `zh-TW`/`zh-HK`/`zh-Hant`, Simplified for other `zh`, `pt-BR` for any `pt`), else English; `ar`, `he` and `fa` are laid out right to left",
   },
   theme: {
     scope: 'page',

@@ -27,7 +27,7 @@ function send(res: ServerResponse, status: number, headers: OutgoingHttpHeaders,
   res.end(html);
 }
 
-/** The root element's language attributes: Arabic is laid out right to left. */
+/** The root element's language attributes: Arabic, Hebrew and Persian are laid out right to left. */
 function languageAttributes(lang: WidgetLanguage): string {
   return `lang="${lang}"${RTL_LANGUAGES.includes(lang) ? ' dir="rtl"' : ''}`;
 }

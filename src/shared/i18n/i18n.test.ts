@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { languageOf, WIDGET_LANGUAGES } from '../widgetConfig';
+import { languageOf, RTL_LANGUAGES, WIDGET_LANGUAGES } from '../widgetConfig';
 import { decodeStrings, MAX_STRING_LENGTH } from './checkStrings';
 import { fillIn, placeholdersOf, type StringKey } from './strings';
 import { stringTable } from './tables';
@@ -32,7 +32,15 @@ describe('the languages', () => {
       'uk',
       'vi',
       'id',
+      'th',
+      'hi',
+      'he',
+      'fa',
     ]);
+  });
+
+  it('are laid out right to left where the script is: Arabic, Hebrew and Persian', () => {
+    expect(WIDGET_LANGUAGES.filter((lang) => RTL_LANGUAGES.includes(lang))).toEqual(['ar', 'he', 'fa']);
   });
 });
 
@@ -71,6 +79,10 @@ describe('every language', () => {
       uk: [],
       vi: [],
       id: [],
+      th: [],
+      hi: [],
+      he: [],
+      fa: [],
     });
   });
 
@@ -105,6 +117,10 @@ describe('languageOf', () => {
     ['ru-UA', 'ru'],
     ['uk', 'uk'],
     ['id-ID', 'id'],
+    ['th-TH', 'th'],
+    ['hi-IN', 'hi'],
+    ['he-IL', 'he'],
+    ['fa-IR', 'fa'],
     ['kok', 'en'],
     ['', 'en'],
   ])('%s → %s', (tag, lang) => expect(languageOf(tag)).toBe(lang));

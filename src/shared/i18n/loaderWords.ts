@@ -4,7 +4,10 @@ import { CS_WORDS } from './locales/cs';
 import { DE_WORDS } from './locales/de';
 import { EN_WORDS } from './locales/en';
 import { ES_WORDS } from './locales/es';
+import { FA_WORDS } from './locales/fa';
 import { FR_WORDS } from './locales/fr';
+import { HE_WORDS } from './locales/he';
+import { HI_WORDS } from './locales/hi';
 import { ID_WORDS } from './locales/id';
 import { IT_WORDS } from './locales/it';
 import { JA_WORDS } from './locales/ja';
@@ -14,6 +17,7 @@ import { PL_WORDS } from './locales/pl';
 import { PT_BR_WORDS } from './locales/pt-BR';
 import { RU_WORDS } from './locales/ru';
 import { SV_WORDS } from './locales/sv';
+import { TH_WORDS } from './locales/th';
 import { TR_WORDS } from './locales/tr';
 import { UK_WORDS } from './locales/uk';
 import { VI_WORDS } from './locales/vi';
@@ -61,4 +65,8 @@ export const LOADER_WORDS: Record<WidgetLanguage, LoaderWords> = {
   uk: UK_WORDS,
   vi: VI_WORDS,
   id: ID_WORDS,
+  th: TH_WORDS,
+  hi: HI_WORDS,
+  he: HE_WORDS,
+  fa: FA_WORDS,
 };

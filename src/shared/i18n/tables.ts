@@ -5,7 +5,10 @@ import { CS } from './locales/cs';
 import { DE } from './locales/de';
 import { EN } from './locales/en';
 import { ES } from './locales/es';
+import { FA } from './locales/fa';
 import { FR } from './locales/fr';
+import { HE } from './locales/he';
+import { HI } from './locales/hi';
 import { ID } from './locales/id';
 import { IT } from './locales/it';
 import { JA } from './locales/ja';
@@ -15,6 +18,7 @@ import { PL } from './locales/pl';
 import { PT_BR } from './locales/pt-BR';
 import { RU } from './locales/ru';
 import { SV } from './locales/sv';
+import { TH } from './locales/th';
 import { TR } from './locales/tr';
 import { UK } from './locales/uk';
 import { VI } from './locales/vi';
@@ -49,6 +53,10 @@ const PAGE_TEXTS: Record<WidgetLanguage, PageTexts> = {
   uk: UK,
   vi: VI,
   id: ID,
+  th: TH,
+  hi: HI,
+  he: HE,
+  fa: FA,
 };
 
 /** One language's every text, with the `strings` option's texts in place of its own. */

@@ -26,6 +26,10 @@ const LOCALES: Record<WidgetLanguage, () => Promise<Omit<StringTable, RecordingK
   uk: () => import('../../shared/i18n/locales/uk').then((module) => ({ ...module.UK_WORDS, ...module.UK })),
   vi: () => import('../../shared/i18n/locales/vi').then((module) => ({ ...module.VI_WORDS, ...module.VI })),
   id: () => import('../../shared/i18n/locales/id').then((module) => ({ ...module.ID_WORDS, ...module.ID })),
+  th: () => import('../../shared/i18n/locales/th').then((module) => ({ ...module.TH_WORDS, ...module.TH })),
+  hi: () => import('../../shared/i18n/locales/hi').then((module) => ({ ...module.HI_WORDS, ...module.HI })),
+  he: () => import('../../shared/i18n/locales/he').then((module) => ({ ...module.HE_WORDS, ...module.HE })),
+  fa: () => import('../../shared/i18n/locales/fa').then((module) => ({ ...module.FA_WORDS, ...module.FA })),
 };
 
 /**
