@@ -2,8 +2,10 @@ import preact from '@preact/preset-vite';
 import { defineConfig } from 'vitest/config';
 
 // Start a test file's throwaway PostgreSQL cluster and Swift before it and remove them after it
-// (no-ops on SQLite and disk).
+// (no-ops on SQLite and disk); in the *-scaled projects, make its databases and buckets in the
+// cluster and the Swift the whole run shares instead.
 const setupFiles = ['test/support/scaledSetup.ts'];
+const globalSetup = ['test/support/scaledServers.ts'];
 
 // The scale-out setting the *-scaled projects run on: PostgreSQL and S3 together.
 const SCALED = { TEST_DATABASE: 'postgres', TEST_STORAGE: 's3' };
@@ -42,11 +44,11 @@ export default defineConfig({
       { test: { name: 'unit', environment: 'node', include: ['src/**/*.test.ts'] } },
       { plugins: [preact()], test: { name: 'component', environment: 'jsdom', include: ['src/**/*.test.tsx'] } },
       { test: { name: 'service', include: ['test/**/*.test.ts'], ...service } },
-      { test: { name: 'service-scaled', include: [`test/${SCALED_FILES}`], env: SCALED, ...service } },
+      { test: { name: 'service-scaled', include: [`test/${SCALED_FILES}`], env: SCALED, globalSetup, ...service } },
       { test: { name: 'fault', include: ['fault/**/*.test.ts'], ...fault } },
-      { test: { name: 'fault-scaled', include: [`fault/${SCALED_FILES}`], env: SCALED, ...fault } },
+      { test: { name: 'fault-scaled', include: [`fault/${SCALED_FILES}`], env: SCALED, globalSetup, ...fault } },
       { test: { name: 'e2e', include: ['e2e/**/*.test.ts'], ...e2e } },
-      { test: { name: 'e2e-scaled', include: [`e2e/${SCALED_FILES}`], env: SCALED, ...e2e } },
+      { test: { name: 'e2e-scaled', include: [`e2e/${SCALED_FILES}`], env: SCALED, globalSetup, ...e2e } },
       // The widget in Firefox ESR (WebDriver BiDi) and WebKitGTK (WebDriver classic) as well.
       { test: { name: 'engines', include: ['engines/**/*.test.ts'], ...engines } },
     ],

@@ -1,18 +1,39 @@
 import { sql, type Kysely } from 'kysely';
 import { connect, type Connection, type Dialect } from '../../src/server/storage/db';
 import type { Schema } from '../../src/server/storage/schema';
-import { startPostgres, type TestPostgres } from './postgres';
+import { createDatabase, dropDatabases, SHARED_CLUSTER_ENV, startPostgres } from './postgres';
 import { testSwitch } from './testSwitch';
 
 /**
  * The database a test service stores in, picked by `TEST_DATABASE` so that one test runs on both
  * without being written twice: `sqlite` (the default) is SQLite in the service's DATA_DIR;
- * `postgres` gives every DATA_DIR a fresh database of its own in one throwaway cluster per test
- * file, started before the file's tests and removed after them (see `scaledSetup.ts`).
+ * `postgres` gives every DATA_DIR a fresh database of its own, in the cluster the run shares
+ * (`scaledServers.ts`) or else in a throwaway one of the test file's own, started before the
+ * file's tests and removed after them (see `scaledSetup.ts`).
  */
 const testDatabase = () => testSwitch('TEST_DATABASE', ['sqlite', 'postgres']);
 
-let cluster: Promise<TestPostgres> | undefined;
+interface Cluster {
+  newDatabase(): Promise<string>;
+  /** Removes what this test file made: its own cluster, or its databases in the shared one. */
+  stop(): Promise<void>;
+}
+
+function openCluster(): Promise<Cluster> {
+  const shared = process.env[SHARED_CLUSTER_ENV];
+  if (!shared) return startPostgres();
+  const made: string[] = [];
+  return Promise.resolve({
+    async newDatabase() {
+      const url = await createDatabase(shared);
+      made.push(url);
+      return url;
+    },
+    stop: () => dropDatabases(made),
+  });
+}
+
+let cluster: Promise<Cluster> | undefined;
 /** A DATA_DIR keeps its database across service restarts, as SQLite's file in it would. */
 const databases = new Map<string, Promise<string>>();
 
@@ -21,7 +42,7 @@ const databases = new Map<string, Promise<string>>();
  * initdb on a busy machine is not timed against the first test that starts a service.
  */
 export async function startTestDatabases(): Promise<void> {
-  if (testDatabase() === 'postgres') await (cluster ??= startPostgres());
+  if (testDatabase() === 'postgres') await (cluster ??= openCluster());
 }
 
 /** The DATABASE_URL for a service on `dataDir`, or undefined for SQLite in it. */
@@ -29,7 +50,7 @@ export function databaseUrlFor(dataDir: string): Promise<string | undefined> {
   if (testDatabase() === 'sqlite') return Promise.resolve(undefined);
   let url = databases.get(dataDir);
   if (!url) {
-    cluster ??= startPostgres();
+    cluster ??= openCluster();
     url = cluster.then((postgres) => postgres.newDatabase());
     databases.set(dataDir, url);
   }
@@ -44,7 +65,7 @@ export async function openTestDatabase(dataDir: string, databaseUrl?: string): P
   return connect({ dataDir, databaseUrl: databaseUrl ?? (await databaseUrlFor(dataDir)) });
 }
 
-/** Removes the cluster, if this test file started one. */
+/** Removes the cluster, if this test file started one, or the databases it made in the shared one. */
 export async function stopTestDatabases(): Promise<void> {
   const started = cluster;
   cluster = undefined;

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,12 @@ function binDir(): string {
   return join(root, majors.sort((a, b) => Number(b) - Number(a))[0]!, 'bin');
 }
 
+/** The address of the cluster a whole run shares (`scaledServers.ts`), in the env of its test processes. */
+export const SHARED_CLUSTER_ENV = 'TEST_POSTGRES_CLUSTER';
+
 export interface TestPostgres {
+  /** The cluster's address, postgres://user@host:port, for {@link createDatabase} in another process. */
+  url: string;
   /** A fresh, empty database in the cluster: postgres://…/<name>. */
   newDatabase(): Promise<string>;
   /** Stops the server and starts it again on the same port, with `whileDown` run in between. */
@@ -43,23 +49,14 @@ export async function startPostgres(): Promise<TestPostgres> {
   const data = join(dir, 'data');
   await exec('initdb', ['-D', data, '-A', 'trust', '-U', 'ovu', '-E', 'UTF8', '--locale=C', '--no-sync']);
   const port = await freePort();
+  // Room for the pools of every service of two test files at once when a run shares the cluster.
   const startServer = () =>
-    exec('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-h 127.0.0.1 -p ${port} -k ${dir} -F`, 'start']);
+    exec('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-h 127.0.0.1 -p ${port} -k ${dir} -F -N 400`, 'start']);
   await startServer();
   const base = `postgres://ovu@127.0.0.1:${port}`;
-  let databases = 0;
   return {
-    async newDatabase() {
-      const name = `test_${++databases}`;
-      const admin = new pg.Client({ connectionString: `${base}/postgres` });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await admin.end();
-      }
-      return `${base}/${name}`;
-    },
+    url: base,
+    newDatabase: () => createDatabase(base),
     async outage(whileDown) {
       await exec('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
       try {
@@ -76,4 +73,33 @@ export async function startPostgres(): Promise<TestPostgres> {
       }
     },
   };
+}
+
+/**
+ * A fresh, empty database in the cluster at `cluster` (postgres://user@host:port). Its name is
+ * random: test processes running side by side make theirs in one cluster.
+ */
+export async function createDatabase(cluster: string): Promise<string> {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: `${cluster}/postgres` });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return `${cluster}/${name}`;
+}
+
+/** Drops databases made by {@link createDatabase}, ending any session still open on them. */
+export async function dropDatabases(urls: readonly string[]): Promise<void> {
+  if (urls.length === 0) return;
+  const cluster = urls[0]!.slice(0, urls[0]!.lastIndexOf('/'));
+  const admin = new pg.Client({ connectionString: `${cluster}/postgres` });
+  await admin.connect();
+  try {
+    for (const url of urls) await admin.query(`DROP DATABASE IF EXISTS ${url.slice(url.lastIndexOf('/') + 1)} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,7 +120,12 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   }
 }
 
+/** The endpoint of the Swift a whole run shares (`scaledServers.ts`), in the env of its test processes. */
+export const SHARED_S3_ENV = 'TEST_S3_ENDPOINT';
+
 export interface TestS3 {
+  /** The server's endpoint, for {@link sharedS3} in another process. */
+  endpoint: string;
   /** The settings of a fresh, empty bucket of its own, as the S3_* env names carry them. */
   newBucket(): Promise<S3Settings>;
   /** The same settings as env, for a service started as a child process or through readConfig. */
@@ -131,6 +137,38 @@ export interface TestS3 {
   stop(): Promise<void>;
   /** Milliseconds the server took to start. */
   startMs: number;
+}
+
+/** A bucket's settings as the S3_* env carries them. */
+function bucketEnv(settings: S3Settings): Record<string, string> {
+  return {
+    S3_BUCKET: settings.bucket,
+    S3_ENDPOINT: settings.endpoint ?? '',
+    S3_REGION: settings.region,
+    S3_ACCESS_KEY_ID: settings.accessKeyId,
+    S3_SECRET_ACCESS_KEY: settings.secretAccessKey,
+    S3_FORCE_PATH_STYLE: settings.forcePathStyle ? '1' : '0',
+  };
+}
+
+const serverSettings = (endpoint: string) =>
+  ({ endpoint, region: 'us-east-1', accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY, forcePathStyle: true }) as const;
+
+/** A fresh bucket; its name is random, since test processes running side by side make theirs in one server. */
+async function createBucket(client: S3Client, base: Omit<S3Settings, 'bucket'>): Promise<S3Settings> {
+  const bucket = `ovu-test-${randomBytes(6).toString('hex')}`;
+  await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  return { ...base, bucket };
+}
+
+/**
+ * Buckets in a Swift another process started ({@link startS3}, at `endpoint`): a test file of a run
+ * that shares one server. Only buckets and their env: the server is not this process's to stop.
+ */
+export function sharedS3(endpoint: string): Pick<TestS3, 'newBucket' | 'env' | 'client'> & { close(): void } {
+  const base = serverSettings(endpoint);
+  const client = s3ClientFor({ ...base, bucket: 'unused' });
+  return { newBucket: () => createBucket(client, base), env: bucketEnv, client: () => client, close: () => client.destroy() };
 }
 
 /**
@@ -194,24 +232,13 @@ export async function startS3(): Promise<TestS3> {
       healthy(proxyPort, proxy, 'swift-proxy-server'),
     ]);
     const endpoint = `http://127.0.0.1:${proxyPort}`;
-    const base = { endpoint, region: 'us-east-1', accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY, forcePathStyle: true };
+    const base = serverSettings(endpoint);
     const client = s3ClientFor({ ...base, bucket: 'unused' });
-    let buckets = 0;
     return {
       startMs: Date.now() - started,
-      async newBucket() {
-        const bucket = `ovu-test-${++buckets}-${process.pid}`;
-        await client.send(new CreateBucketCommand({ Bucket: bucket }));
-        return { ...base, bucket };
-      },
-      env: (settings) => ({
-        S3_BUCKET: settings.bucket,
-        S3_ENDPOINT: settings.endpoint ?? '',
-        S3_REGION: settings.region,
-        S3_ACCESS_KEY_ID: settings.accessKeyId,
-        S3_SECRET_ACCESS_KEY: settings.secretAccessKey,
-        S3_FORCE_PATH_STYLE: settings.forcePathStyle ? '1' : '0',
-      }),
+      endpoint,
+      newBucket: () => createBucket(client, base),
+      env: bucketEnv,
       client: () => client,
       async outage(whileDown) {
         await stopProcess(proxy);

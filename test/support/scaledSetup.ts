@@ -9,7 +9,8 @@ interface Harness {
 // test file. What it names starts as the file loads, the PostgreSQL cluster and the Swift side by
 // side, and the hook waits for them, so they are up before the file's own hooks; they are removed
 // after them, once the file's services have stopped (Swift's processes are also killed on exit if
-// a run dies first).
+// a run dies first). In the *-scaled projects they are the run's shared cluster and Swift
+// (`scaledServers.ts`): starting is then instant, and stopping drops the file's databases.
 const harnesses: Harness[] = [];
 if (process.env.TEST_DATABASE) {
   const { startTestDatabases: start, stopTestDatabases: stop } = await import('./database');

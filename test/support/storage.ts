@@ -15,24 +15,35 @@ import { openMediaFiles, type MediaFiles } from '../../src/server/media/mediaFil
 import { mediaKey } from '../../src/server/media/bucketFiles';
 import { mediaDir } from '../../src/server/media/paths';
 import { bucketStoreOptions, bucketUploads, diskUploads, STORE_NAME } from '../../src/server/upload/uploadFiles';
-import { startS3, type TestS3 } from './s3';
+import { SHARED_S3_ENV, sharedS3, startS3, type TestS3 } from './s3';
 import { testSwitch } from './testSwitch';
 
 /**
  * Where a test service keeps its files, picked by `TEST_STORAGE` beside `TEST_DATABASE` so that
  * one test runs on both without being written twice: `disk` (the default) is DATA_DIR; `s3` gives
- * every DATA_DIR a fresh bucket of its own in one throwaway Swift per test file, started before
- * the file's tests and stopped after them (see `scaledSetup.ts`).
+ * every DATA_DIR a fresh bucket of its own, in the Swift the run shares (`scaledServers.ts`) or
+ * else in a throwaway one of the test file's own, started before the file's tests and stopped
+ * after them (see `scaledSetup.ts`).
  */
 const testStorage = () => testSwitch('TEST_STORAGE', ['disk', 's3']);
 
-let server: Promise<TestS3> | undefined;
+type Server = Pick<TestS3, 'newBucket' | 'env' | 'stop'>;
+
+function openServer(): Promise<Server> {
+  const shared = process.env[SHARED_S3_ENV];
+  if (!shared) return startS3();
+  // The buckets stay until the run's end removes the server: emptying them would cost more.
+  const s3 = sharedS3(shared);
+  return Promise.resolve({ ...s3, stop: async () => s3.close() });
+}
+
+let server: Promise<Server> | undefined;
 /** A DATA_DIR keeps its bucket across service restarts, as its folders would keep the files. */
 const buckets = new Map<string, Promise<Record<string, string>>>();
 
 /** Starts this test file's Swift when TEST_STORAGE asks for one; from a hook, so its start is not timed against a test. */
 export async function startTestStorage(): Promise<void> {
-  if (testStorage() === 's3') await (server ??= startS3());
+  if (testStorage() === 's3') await (server ??= openServer());
 }
 
 /** The S3_* env for a service on `dataDir`: empty on disk. */
@@ -40,7 +51,7 @@ export function storageEnvFor(dataDir: string): Promise<Record<string, string>> 
   if (testStorage() === 'disk') return Promise.resolve({});
   let env = buckets.get(dataDir);
   if (!env) {
-    server ??= startS3();
+    server ??= openServer();
     env = server.then(async (s3) => s3.env(await s3.newBucket()));
     buckets.set(dataDir, env);
   }
