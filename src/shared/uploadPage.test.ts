@@ -125,6 +125,19 @@ describe("the service's check of the restrictions", () => {
     expect(restrictionsOf(values)).toEqual({ ok: false, problem: { code: '106', detail } });
   });
 
+  // The loader checks in the table's order too (validateConfig.ts): both name the same problem first.
+  it('reports the first problem in the options table’s order', () => {
+    const query = { uploadWhileRecording: 'yes', sources: '[]', strings: '{"chose":"x"}', radius: '-1px', lang: 'tlh', form: 'popup' };
+    const first = (values: Record<string, string>) => {
+      const decoded = decodePageOptions((name) => values[name]);
+      return decoded.ok ? undefined : decoded.problem.detail.split(' ')[0];
+    };
+    expect(first(query)).toBe('lang');
+    expect(first({ ...query, lang: 'ja' })).toBe('radius');
+    expect(first({ ...query, lang: 'ja', radius: '4px' })).toMatch(/^strings/);
+    expect(first({ ...query, lang: 'ja', radius: '4px', strings: '{}' })).toBe('sources');
+  });
+
   it('refuses a value outside its list (106) and a missing form (101)', () => {
     const query = (values: Record<string, string>) => (name: string) => values[name];
     expect(decodePageOptions(query({ uploadType: 'html5', form: 'popup' }))).toEqual({
