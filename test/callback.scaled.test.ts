@@ -11,7 +11,7 @@ import { markProcessed } from '../src/server/processing/pipeline';
 import { VideoStatus } from '../src/shared/videoStatus';
 import { openTestDatabase } from './support/database';
 import { startTestService, type TestService } from './support/service';
-import { newVideo } from './support/videos';
+import { insertVideoIn, newVideo } from './support/videos';
 
 const SECRET = 'secret-of-app-a-0123456789';
 
@@ -113,10 +113,11 @@ async function start(callbackPort: number | undefined, config: Partial<ServiceCo
 
 /** A video that reached the end of processing; `markProcessed` queues its callback. */
 async function finish(service: TestService, to: 1 | 4 | 7 = VideoStatus.Normal): Promise<string> {
-  const video = newVideo({ status: VideoStatus.Transcoding });
+  const video = newVideo();
   const id = video.id;
-  await service.context.stores.videos.insert(video);
-  expect(await markProcessed(service.context, id, [VideoStatus.Transcoding], to, to === 1 ? '' : 'test failure')).toBe(true);
+  const from = to === VideoStatus.DownloadFailed ? VideoStatus.Downloading : VideoStatus.Transcoding;
+  await insertVideoIn(service.context.stores, video, from);
+  expect(await markProcessed(service.context, id, [from], to, to === 1 ? '' : 'test failure')).toBe(true);
   return id;
 }
 
@@ -183,8 +184,8 @@ describe('status callback', () => {
     const receiver = await startReceiver();
     cleanups.push(receiver.close);
     const { service } = await start(receiver.port);
-    const video = newVideo({ status: VideoStatus.Transcoding });
-    await service.context.stores.videos.insert(video);
+    const video = newVideo();
+    await insertVideoIn(service.context.stores, video, VideoStatus.Transcoding);
     const step = service.context.transaction(async (ctx) => {
       expect(await markProcessed(ctx, video.id, [VideoStatus.Transcoding], VideoStatus.Normal)).toBe(true);
       throw new Error('a later write of the same step failed');

@@ -7,7 +7,7 @@ import type { ServiceContext } from '../src/server/context';
 import { markProcessed } from '../src/server/processing/pipeline';
 import { ProcessingWorker, type JobRunner } from '../src/server/processing/queue';
 import { VideoStatus } from '../src/shared/videoStatus';
-import { newVideo } from './support/videos';
+import { insertVideoIn, newVideo } from './support/videos';
 
 // Leases on running jobs, with two workers on one database as two instances would have them.
 const LEASE_MS = 1_000;
@@ -49,8 +49,8 @@ async function twoInstancesAndAJob() {
   const dataDir = mkdtempSync(join(tmpdir(), 'ovu-lease-'));
   cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
   const contexts = [await contextOn(dataDir), await contextOn(dataDir)] as const;
-  const video = newVideo({ status: VideoStatus.WaitingForTranscoding });
-  await contexts[0].stores.videos.insert(video);
+  const video = newVideo();
+  await insertVideoIn(contexts[0].stores, video, VideoStatus.WaitingForTranscoding);
   await contexts[0].stores.jobs.enqueue({ videoId: video.id, appId: video.appId, kind: 'transcode' }, Date.now());
   return { contexts, video };
 }

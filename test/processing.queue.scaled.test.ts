@@ -14,7 +14,7 @@ import { waitForLadder } from './support/ladder';
 import { makeTestVideo } from './support/media';
 import { startTestService, type TestService } from './support/service';
 import { placeMedia, withFilesOf } from './support/storage';
-import { newVideo } from './support/videos';
+import { insertVideoIn, newVideo } from './support/videos';
 
 let work: string;
 let clip: string;
@@ -28,9 +28,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const contextOn = (dataDir: string): Promise<ServiceContext> => workerContext(dataDir);
 
 async function insertVideo(service: ServiceContext, status: VideoStatus, sourceFile = ''): Promise<string> {
-  const video = newVideo({ status });
+  const video = newVideo();
   const id = video.id;
-  await service.stores.videos.insert(video);
+  await insertVideoIn(service.stores, video, status);
   if (sourceFile) await service.stores.videos.recordSource(id, sourceFile, false, Date.now());
   return id;
 }
@@ -204,8 +204,8 @@ describe("two workers with the default pools on one database: one app's 100 queu
         await new Promise((_done, fail) => signal.addEventListener('abort', () => fail(signal.reason)));
       };
     const queue = async (appId: string) => {
-      const video = newVideo({ appId, status: VideoStatus.WaitingForTranscoding });
-      await contexts[0]!.stores.videos.insert(video);
+      const video = newVideo({ appId });
+      await insertVideoIn(contexts[0]!.stores, video, VideoStatus.WaitingForTranscoding);
       await enqueueJob(contexts[0]!, video.id, 'transcode');
     };
     const workers = contexts.map(
@@ -245,8 +245,8 @@ describe('a worker with the default pools (2 downloads, 2 transcodes, each app 1
       await new Promise((_done, fail) => signal.addEventListener('abort', () => fail(signal.reason)));
     };
     const queue = async (name: string, appId: string, kind: 'download' | 'transcode') => {
-      const video = newVideo({ appId, status: kind === 'download' ? VideoStatus.WaitingForDownload : VideoStatus.WaitingForTranscoding });
-      await context.stores.videos.insert(video);
+      const video = newVideo({ appId });
+      await insertVideoIn(context.stores, video, kind === 'download' ? VideoStatus.WaitingForDownload : VideoStatus.WaitingForTranscoding);
       names.set(video.id, name);
       await enqueueJob(context, video.id, kind);
     };

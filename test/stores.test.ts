@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres } from './support/postgres';
-import { newVideo } from './support/videos';
+import { insertVideoIn, newVideo } from './support/videos';
 import { openDatabase } from '../src/server/storage/db';
 import type { ClaimScope, JobKind } from '../src/server/storage/jobs';
 import { openStores, RootStoresInTransactionError, type ServiceStores } from '../src/server/storage/stores';
-import { type NewVideo } from '../src/server/storage/videos';
+import { VideoTransitionError, type NewVideo } from '../src/server/storage/videos';
 import { VideoStatus } from '../src/shared/videoStatus';
+import { isVideoTransition, VIDEO_TRANSITIONS } from '../src/shared/videoTransitions';
 
 // The same behaviour on both databases: SQLite in a temporary DATA_DIR, and PostgreSQL in a
 // throwaway cluster (a fresh database per test).
@@ -118,6 +119,36 @@ describe.each(['sqlite', 'postgres'] as const)('stores on %s', (dialect) => {
       expect((await stores.videos.get('video-1'))!.status).toBe(VideoStatus.WaitingForTranscoding);
     });
 
+    it('walks the transition table: each of its rows moves a video, any other change throws and writes nothing', async () => {
+      let n = 0;
+      for (const row of VIDEO_TRANSITIONS) {
+        const id = `video-${++n}`;
+        if (row.from === null) {
+          await stores.videos.insert(video(n, { status: row.to }));
+        } else {
+          await insertVideoIn(stores, video(n), row.from);
+          expect(await stores.videos.transition(id, [row.from], row.to, 'why', 2), `${row.from} → ${row.to}`).toBe(true);
+        }
+        expect((await stores.videos.get(id))!.status).toBe(row.to);
+      }
+      for (const from of Object.values(VideoStatus).filter((status) => status !== VideoStatus.WaitingForDeletion)) {
+        const id = `video-${++n}`;
+        await insertVideoIn(stores, video(n), from);
+        for (const to of Object.values(VideoStatus).filter((status) => !isVideoTransition(from, status))) {
+          const illegal = stores.videos.transition(id, [from], to, 'why', 2);
+          await expect(illegal, `${from} → ${to}`).rejects.toThrow(VideoTransitionError);
+          await expect(illegal).rejects.toMatchObject({ code: 'ILLEGAL_VIDEO_TRANSITION', from, to });
+        }
+        expect((await stores.videos.get(id))!.status).toBe(from);
+      }
+      // One bad status among several a step accepts refuses the whole step, whatever the video's now.
+      await expect(
+        stores.videos.transition('video-1', [VideoStatus.NotUploaded, VideoStatus.Normal], VideoStatus.WaitingForTranscoding, '', 3),
+      ).rejects.toThrow(VideoTransitionError);
+      await expect(stores.videos.insert(video(++n, { status: VideoStatus.Normal }))).rejects.toThrow(VideoTransitionError);
+      expect(await stores.videos.get(`video-${n}`)).toBeUndefined();
+    });
+
     it('lists play files highest bitrate first, with whether HLS can address each, and a replacement drops the old ones', async () => {
       await stores.videos.insert(video(1));
       await stores.playFiles.replace('video-1', [
@@ -135,7 +166,7 @@ describe.each(['sqlite', 'postgres'] as const)('stores on %s', (dialect) => {
 
   describe('transactions', () => {
     it('land all of their writes or none', async () => {
-      await stores.videos.insert(video(1, { status: VideoStatus.Transcoding }));
+      await insertVideoIn(stores, video(1), VideoStatus.Transcoding);
       const failing = stores.transaction(async (tx) => {
         await tx.videos.transition('video-1', [VideoStatus.Transcoding], VideoStatus.Normal, '', 2);
         await tx.callbacks.enqueue('video-1', 'app-a', VideoStatus.Normal, 2);

@@ -1,6 +1,7 @@
 /**
  * The spec's numbers, named once for the service, the uploader and the SDK (which exports them):
- * a video's status (States and transitions) and how its source file arrives.
+ * a video's status (States and transitions; which changes the service makes is the table of
+ * videoTransitions.ts) and how its source file arrives.
  */
 export const VideoStatus = {
   WaitingForDeletion: 0,

@@ -2,6 +2,24 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Dialect } from './db';
 import type { Schema } from './schema';
 import { VideoStatus, type SourceFileGetType } from '../../shared/videoStatus';
+import { isVideoTransition } from '../../shared/videoTransitions';
+
+/**
+ * A status change the transition table (shared/videoTransitions.ts) does not have: a step of the
+ * service asked for it, which is a bug in that step. Nothing is written.
+ */
+export class VideoTransitionError extends Error {
+  override readonly name = 'VideoTransitionError';
+  readonly code = 'ILLEGAL_VIDEO_TRANSITION';
+
+  constructor(
+    readonly videoId: string,
+    readonly from: VideoStatus | null,
+    readonly to: VideoStatus,
+  ) {
+    super(`video "${videoId}": ${from === null ? 'registering in' : `${from} →`} ${to} is not a transition of the table`);
+  }
+}
 
 /** A registered video as the rest of the service sees it. */
 export interface Video {
@@ -69,8 +87,9 @@ export class VideoStore {
     private readonly dialect: Dialect,
   ) {}
 
-  /** The video and its list's count land together. */
+  /** The video and its list's count land together. Its status must be one a registration starts in. */
   async insert(video: NewVideo): Promise<void> {
+    if (!isVideoTransition(null, video.status)) throw new VideoTransitionError(video.id, null, video.status);
     if (!this.db.isTransaction) return this.db.transaction().execute((tx) => new VideoStore(tx, this.dialect).insert(video));
     await this.db
       .insertInto('videos')
@@ -146,9 +165,12 @@ export class VideoStore {
 
   /**
    * Moves a video from one of `from` to `to`; returns false when it was in another state,
-   * so concurrent steps cannot both win a transition.
+   * so concurrent steps cannot both win a transition. Every `from` → `to` must be in the
+   * transition table, or it throws {@link VideoTransitionError} and writes nothing.
    */
   async transition(id: string, from: readonly VideoStatus[], to: VideoStatus, reason: string, now: number): Promise<boolean> {
+    const illegal = from.find((status) => !isVideoTransition(status, to));
+    if (illegal !== undefined) throw new VideoTransitionError(id, illegal, to);
     const result = await this.db
       .updateTable('videos')
       .set({ status: to, status_reason: reason, updated_at: now })
