@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import ts from 'typescript';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { BaseUploadConfig, ModuleOptions, OverlayOptions, UploadEventHandlers } from './widgetConfig';
 import { PAGE_OPTIONS, WIDGET_OPTIONS, type PageOption, type SignedOption, type WidgetOption } from './widgetOptions';
@@ -64,6 +65,22 @@ describe('the widget options table', () => {
         uploadWhileRecording: WIDGET_OPTIONS.uploadWhileRecording.default,
       },
     });
+  });
+
+  // The public types' words repeat the defaults for editors; they must say the table's.
+  it('has the defaults the public types’ @default tags say', () => {
+    const file = new URL('./widgetConfig.ts', import.meta.url);
+    const source = ts.createSourceFile(file.pathname, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const said = new Map<string, string>();
+    source.forEachChild(function visit(node) {
+      if (ts.isPropertySignature(node) && ts.isIdentifier(node.name))
+        for (const tag of ts.getJSDocTags(node))
+          if (tag.tagName.text === 'default') said.set(node.name.text, ts.getTextOfJSDocComment(tag.comment) ?? '');
+      node.forEachChild(visit);
+    });
+    const rows: [string, WidgetOption][] = Object.entries(WIDGET_OPTIONS);
+    const literal = (value: unknown) => JSON.stringify(value).replace(/"/g, "'");
+    for (const [name, row] of rows) if (row.default !== undefined) expect(said.get(name)?.split(' ')[0], name).toBe(literal(row.default));
   });
 
   it('documents every option once, with its type and default', () => {
