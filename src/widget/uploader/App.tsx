@@ -47,17 +47,14 @@ export interface AppProps {
   handles?: HandleStore | undefined;
 }
 
-// A module-level default: a new function each render would restart the machine's wiring.
-const performanceNow = () => performance.now();
-
-/** The uploader's layout: the state machine (useUploadMachine) decides, this only shows it and sends events. */
+/** The uploader's layout: the uploader (createUploader, through useUploadMachine) decides, this only shows it and sends events. */
 export function App({
   boot,
   strings,
   host,
   startUpload,
   fingerprint,
-  now = performanceNow,
+  now = () => performance.now(),
   retry = RETRY_POLICY,
   discard = discardUpload,
   preview: givenPreview = previewVideo,

@@ -6,7 +6,7 @@ import { FilePicker } from './FilePicker';
 import { formatBytes, formatPercent } from './format';
 import type { Texts } from './i18n';
 import type { RecordChoice } from './RecordChoice';
-import type { Send } from './useUploadMachine';
+import type { Send } from './createUploader';
 
 interface ChoosePanelProps {
   texts: Texts;

@@ -1,7 +1,7 @@
 import type { Ref } from 'preact';
 import { VideoStatus } from '../../shared/videoStatus';
 import type { Texts } from './i18n';
-import type { Send } from './useUploadMachine';
+import type { Send } from './createUploader';
 
 interface DonePanelProps {
   texts: Texts;

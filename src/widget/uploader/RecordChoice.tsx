@@ -2,7 +2,7 @@ import type { Ref } from 'preact';
 import { useRef } from 'preact/hooks';
 import type { RecordSource, UploadSource } from '../../shared/widgetConfig';
 import type { Texts } from './i18n';
-import type { Send } from './useUploadMachine';
+import type { Send } from './createUploader';
 
 /**
  * The recording sources this browser offers of those the page names. A touch screen records with

@@ -3,7 +3,7 @@ import type { Texts } from './i18n';
 import { isMoving } from './machine';
 import { ProgressPanel } from './ProgressPanel';
 import type { Estimate } from './speedMeter';
-import type { Send, UploaderModel } from './useUploadMachine';
+import type { Send, UploaderModel } from './createUploader';
 
 type SendingState = Extract<UploaderModel['state'], { sent: number }>;
 

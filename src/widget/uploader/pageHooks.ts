@@ -1,6 +1,6 @@
 import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { Send } from './useUploadMachine';
+import type { Send } from './createUploader';
 
 /**
  * Escape inside the overlay's iframe never reaches the host page, so the page handles it (the

@@ -2,7 +2,7 @@ import { formatPercent } from './format';
 import type { Texts } from './i18n';
 import type { FileHandle } from './fileHandles';
 import type { Question } from './machine';
-import type { UploaderModel } from './useUploadMachine';
+import type { UploaderModel } from './createUploader';
 
 /** The status line (announced by screen readers) for each state. */
 export function statusLine(state: UploaderModel['state'], t: Texts): string {

@@ -2,7 +2,7 @@ import type { Ref } from 'preact';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { formatBytes, formatDuration } from '../format';
 import type { Texts } from '../i18n';
-import type { Send, UploaderModel } from '../useUploadMachine';
+import type { Send, UploaderModel } from '../createUploader';
 
 type RecorderState = Extract<UploaderModel['state'], { kind: 'permission' | 'preview' | 'countdown' | 'recording' | 'review' }>;
 

@@ -3,7 +3,7 @@ import type { RecordSource } from '../../../shared/widgetConfig';
 import type { Effect, MachineSetup, StateKind } from '../machine';
 import { transportEvents } from '../transportEvents';
 import type { StartUpload, UploadControl } from '../uploadCore';
-import type { Send } from '../useUploadMachine';
+import type { Send } from '../createUploader';
 import { GrowingInput } from './growingInput';
 import { openSource, record, recordingType, SourceError, takeName } from './media';
 
