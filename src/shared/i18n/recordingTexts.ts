@@ -427,7 +427,7 @@ export const RECORDING_TEXTS: Record<WidgetLanguage, Record<RecordingKey, string
     askingSource: 'בהמתנה לאישור ההקלטה מהדפדפן…',
     startRecording: 'התחלת הקלטה',
     countdown: 'ההקלטה תתחיל בעוד {seconds}…',
-    recordingNow: 'מקליט',
+    recordingNow: 'מתבצעת הקלטה',
     stopRecording: 'עצירה',
     reviewTake: 'הוקלטו {duration}. אפשר להעלות את ההקלטה, או להקליט שוב.',
     keepTake: 'העלאה',
