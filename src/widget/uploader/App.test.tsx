@@ -121,7 +121,7 @@ function choose(file: File, label = 'Choose a video file') {
 
 // What the uploader decides (which state follows which event, what the host hears) is tested as
 // tables in machine.test.ts. These tests keep what only a DOM shows (labels, focus, live regions,
-// window and host events) and that useUploadMachine wires the machine to tus, the host and the browser.
+// window and host events) and that createUploader wires the machine to tus, the host and the browser.
 
 describe('uploader: idle', () => {
   it('offers a button and a drop zone, states the limit and tells the host it is ready', () => {

@@ -1,6 +1,6 @@
 /**
  * The uploader's life as data: its states, the events that move it, and the effects each move
- * asks for. Pure: no DOM, no Preact, no timers. `useUploadMachine.ts` performs the effects (tus,
+ * asks for. Pure: no DOM, no Preact, no timers. `createUploader.ts` performs the effects (tus,
  * postMessage, the handle store) and turns what happens back into events; the components only
  * render a {@link Model} and send events. Each state declares the events it answers and the
  * states each may lead to ({@link UPLOADER_STATES}): `reduce` runs those declarations, and the

@@ -1,5 +1,5 @@
 /**
- * The recorder's chunk (issue 23): loaded by useUploadMachine.ts at the first `openSource`, so a
+ * The recorder's chunk (issue 23): loaded by createUploader.ts at the first `openSource`, so a
  * page that never records carries none of it (test/widget.budget.test.ts).
  */
 import { RecordPanel, recordingStatus } from './RecordPanel';
