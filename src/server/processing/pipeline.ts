@@ -6,7 +6,9 @@ import { VideoStatus } from '../../shared/videoStatus';
 
 /**
  * The video state machine's steps, each one transaction, so a crash leaves a video either
- * before or after a step, never between its status and its queued work.
+ * before or after a step, never between its status and its queued work. Every status change they
+ * make is a row of the transition table (shared/videoTransitions.ts), which the video store
+ * holds each write to; the main way through it:
  *
  *   type 1: 8 ─upload stored─▶ 5
  *   type 2: 2 ─download starts─▶ 3 ─stored─▶ 5, or ─fails─▶ 4 (callback)
