@@ -323,6 +323,43 @@ describe('uploader: keyboard and screen readers', () => {
   });
 });
 
+describe('uploader: one uploader for the page', () => {
+  it('keeps it through renders with new props: the host hears ready once, and the upload goes on', async () => {
+    const posted: WithoutEnvelope<PageMessage>[] = [];
+    const host: HostLink = { post: (message) => posted.push(message), onHost: () => () => undefined };
+    const transports: { resume: ReturnType<typeof vi.fn>; listeners: UploadListeners }[] = [];
+    const startUpload = vi.fn((_request: UploadRequest, listeners: UploadListeners) => {
+      const transport = { resume: vi.fn(), listeners };
+      transports.push(transport);
+      return { pause: vi.fn(), resume: transport.resume };
+    });
+    // New functions at each render, as a parent that re-renders would pass.
+    const app = () => (
+      <App
+        boot={BOOT}
+        strings={stringTable('en', {})}
+        host={host}
+        startUpload={startUpload}
+        fingerprint={async (file) => `print-of-${file.name}`}
+        now={() => 0}
+        retry={{ delays: [], everyMs: 60_000 }}
+        preview={async () => ({ kind: 'none' })}
+        processingStatus={async () => undefined}
+      />
+    );
+    const { rerender } = render(app());
+    choose(video());
+    await waitFor(() => expect(transports).toHaveLength(1));
+    rerender(app());
+    rerender(app());
+    await act(() => transports[0]!.listeners.onNetworkError(300));
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(transports[0]!.resume).toHaveBeenCalledOnce();
+    expect(posted.filter((message) => message.type === 'ready')).toHaveLength(1);
+    expect(startUpload).toHaveBeenCalledOnce();
+  });
+});
+
 describe('uploader: outcomes', () => {
   it('after a network failure says so, shows what the service confirmed, reports it, and continues on Try again', async () => {
     const { upload, posted } = setup();
