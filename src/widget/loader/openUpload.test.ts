@@ -62,6 +62,24 @@ function handlers() {
   return { onSuccess: vi.fn(), onFailure: vi.fn(), onError: vi.fn() };
 }
 
+describe("the script loaders' words", () => {
+  it("are asked of the service by the configured language, else by the browser's tag as it is", async () => {
+    vi.spyOn(window.navigator, 'language', 'get').mockReturnValue('fr-CA');
+    const asked: string[] = [];
+    // As the service answers `texts-fr-CA` (widgetRoutes.ts): with the words of French.
+    const part = ((name: string) => {
+      if (name === 'overlay') return Promise.resolve(overlay);
+      asked.push(name);
+      return Promise.resolve({ texts: (strings: unknown) => loaderTexts(LOADER_WORDS.fr, 'fr', strings) });
+    }) as unknown as WidgetTarget['part'];
+    const { texts: _bundled, ...scriptParts } = PARTS;
+    openWidget({ ...AUTH, lang: 'he' }, { serviceBase: SERVICE, form: 'overlay', ...scriptParts, part });
+    openWidget(AUTH, { serviceBase: SERVICE, form: 'overlay', ...scriptParts, part });
+    expect(asked).toEqual(['texts-he', 'texts-fr-CA']);
+    await vi.waitFor(() => expect(shadowRoots.at(-1)?.querySelector('button[aria-label="Fermer"]')).not.toBeNull());
+  });
+});
+
 describe('overlay form', () => {
   it('opens the upload page in an iframe with the signed values, a channel and the host origin', () => {
     openWidget({ ...AUTH, uploadType: 'silverlight', lang: 'zh-CN' }, { serviceBase: SERVICE, form: 'overlay', ...PARTS });
