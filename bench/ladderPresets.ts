@@ -1,5 +1,5 @@
 /**
- * The ladder's encoder settings side by side (issue 22, "a cheaper ladder"): for a grainy and a
+ * The ladder's encoder settings side by side: for a grainy and a
  * clean 10 s 720p clip, the service's own ffmpeg command for its three rungs (one decode, split
  * to one x264 per rung: renditions.ts) with each x264 preset or option set, in interleaved rounds.
  * Reports the CPU-seconds per output minute (ffmpeg's `-benchmark`: user + system time), the ratio

@@ -1,5 +1,5 @@
 /**
- * Playable first, complete later (issue 22, item 4): on the real queue and ffmpeg, from the
+ * Playable first, complete later: on the real queue and ffmpeg, from the
  * upload's last byte (the source stored, status 5) to status 1, and to the full ladder (no job
  * left), with the CPU-seconds the service and its ffmpeg children spent per minute of output.
  * Sources made by ffmpeg here: H.264/AAC MP4 (remuxed first) and VP9/Opus WebM (encoded).
@@ -29,7 +29,7 @@ const SOURCES: Source[] = [
   { name: 'testsrc', seconds: 10, width: 1280, height: 720, kind: 'mp4', grainy: false, ladder: true },
   { name: 'grainy', seconds: 10, width: 1280, height: 720, kind: 'mp4', grainy: true, ladder: true },
   { name: 'grainy', seconds: 60, width: 1920, height: 1080, kind: 'mp4', grainy: true, ladder: false },
-  // Lightest rung first: issue 22's target is status 1 within 0.3 × the duration on 2 cores.
+  // Lightest rung first: the target is status 1 within 0.3 × the duration (docs/benchmarks.md).
   { name: 'testsrc', seconds: 60, width: 1280, height: 720, kind: 'webm', grainy: false, ladder: true },
 ];
 

@@ -1,6 +1,6 @@
 /**
- * When each rung's picture and sound start, and what that does to its picture against the source
- * (issue 29): for a grainy and a testsrc 10 s 720p clip, the service's own ladder command
+ * When each rung's picture and sound start, and what that does to its picture against the source:
+ * for a grainy and a testsrc 10 s 720p clip, the service's own ladder command
  * (`transcodeArgs`, the default preset, fragmented MP4) against a standalone encode of the top
  * rung with the same arguments written as a faststart MP4. Reports the top rung's SSIM against the
  * source frame by frame in time (ffmpeg's `ssim` filter) beside the standalone encode's, and each

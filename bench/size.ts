@@ -24,7 +24,7 @@ function pageFiles(): { file: string; aim?: number; firstOpen?: boolean; role?: 
 }
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(2)} KiB`;
-/** Each loader's budget, gzip -9 (issue 20; aim 1.5 KB). */
+/** Each loader's budget, gzip -9 (docs/benchmarks.md gives the aim below it). */
 const LOADER_AIM = 3_000;
 /** A first overlay open on the wire, the page's HTML included (test/widget.budget.test.ts). */
 const FIRST_OPEN_AIM = 35_000;

@@ -1,5 +1,5 @@
 /**
- * Texts and languages in the browser (issue 20): the overlay loader opens the uploader in Arabic
+ * Texts and languages in the browser: the overlay loader opens the uploader in Arabic
  * with texts of the host's own. The layer takes its label from the `texts-ar` part and puts its ×
  * at the top left; the upload page is right to left and shows the host's text; a bad `strings`
  * ends on the service's 106 page and in `onFailure`.

@@ -20,7 +20,7 @@ interface ManifestChunk {
 /**
  * The chunks a first open does not fetch, each with what it is for: the restrictions' checks,
  * only for a page that sets any; the Record choices, only for a page whose `sources` ask for
- * recording; the recorder, once Record is chosen (issue 23).
+ * recording; the recorder, once Record is chosen.
  */
 const ON_DEMAND: Record<string, string> = {
   'src/widget/uploader/limits.ts': "the restrictions' checks",

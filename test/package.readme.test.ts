@@ -1,5 +1,5 @@
 /**
- * The packed tarball ships the package's own README (issue 20), not the service's: at most 150
+ * The packed tarball ships the package's own README, not the service's: at most 150
  * lines, its size figures those of the build it was packed from, links that work on npm (full
  * URLs into the repository, where docs/ lives), and code that compiles against the package.
  * Run `npm run build && npm run pack:widget` first.

@@ -1,5 +1,5 @@
 /**
- * The README is the front door (issue 18): at most 250 lines, in a fixed order, and every code
+ * The README is the front door: at most 250 lines, in a fixed order, and every code
  * block in it is compiled or run here. TypeScript and the pages' inline scripts type-check against
  * the packed package (run `npm run build && npm run pack:widget` first), the APPS_FILE example
  * passes the service's own parser, and each shell command names a real npm script, CLI command,

@@ -1,5 +1,5 @@
 /**
- * The widget's weight budgets (issue 20), on the built files (`npm test` builds first): each
+ * The widget's weight budgets, on the built files (`npm test` builds first): each
  * loader at most 3,000 bytes at gzip -9, and a first overlay open at most 35,000 bytes on the wire:
  * the bodies the service sends a browser that accepts brotli and gzip for the loader, its overlay
  * part (LoaderParts in src/widget/loader/openUpload.ts), the upload page and the page's code and styles, the transport
@@ -59,7 +59,7 @@ describe('first overlay open', () => {
     >;
     // The languages' text chunks are dynamic too: the page preloads its own (counted with the page's assets), never the others.
     // The restrictions' checks (limits.ts) come only to a page that sets any, which a first open does not;
-    // the Record choices (issue 23) only to a page whose `sources` ask for recording, and the recorder
+    // the Record choices only to a page whose `sources` ask for recording, and the recorder
     // only when the person chooses Record.
     const onDemand = ['src/widget/uploader/limits.ts', 'src/widget/uploader/RecordChoice.tsx', 'src/widget/uploader/recorder/index.ts'];
     const transport = Object.values(manifest)

@@ -1,5 +1,5 @@
 /**
- * The `strings` option and the languages on the service's pages (issue 20): the upload page hands
+ * The `strings` option and the languages on the service's pages: the upload page hands
  * the uploader the checked texts and preloads only its language's chunk; a bad `strings` is a 106
  * error page that names the problem; the error page uses the texts, escaped, only for a trusted host;
  * Arabic, Hebrew and Persian pages are right to left.

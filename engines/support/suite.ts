@@ -97,7 +97,7 @@ export function engineSuite(launch: () => Promise<Engine>): void {
     let proxy: FaultyProxy;
     beforeAll(async () => {
       // Loopback is too fast to press Pause mid-upload: the pages and the upload go through a slow proxy,
-      // slow enough (about 8 s for the file) that a driver as slow as WebKitWebDriver clicks Pause in time.
+      // slow enough that a driver as slow as WebKitWebDriver clicks Pause while the file is still sending.
       proxy = await startFaultyProxy(Number(new URL(world.service.address).port));
       proxy.fault = { bytesPerSecond: 750_000 };
       world.host.serviceUrl = proxy.origin;

@@ -217,8 +217,8 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
     };
   };
   // tus.handle as @tus/server writes it, but with its refusals sent as JSON (sendTusReply) and
-  // a PATCH body taken in without a copy per chunk: about 1.5× the throughput at two thirds of the
-  // CPU (`npm run bench -- ingest`). `appId` is the ticket's: every method but OPTIONS has one.
+  // a PATCH body taken in without a copy per chunk, which is what the ingest bench measures
+  // (docs/benchmarks.md). `appId` is the ticket's: every method but OPTIONS has one.
   const passOn = async (req: IncomingMessage, res: ServerResponse, appId?: string, uploadId?: string) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const request = new NodeRequest({ req, res });
