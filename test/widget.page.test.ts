@@ -131,7 +131,8 @@ describe('GET /UploadWidget/Upload: a valid request', () => {
       ['zh-Hans-CN', 'zh-CN'],
       ['zh', 'zh-CN'],
       ['fr-FR,zh;q=0.5', 'fr'],
-      ['it-IT,zh;q=0.5', 'en'],
+      ['it-IT,zh;q=0.5', 'it'],
+      ['kok-IN,zh;q=0.5', 'en'],
     ]) {
       const page = await getPage(service, pageQuery(service, videoId), { 'Accept-Language': acceptLanguage! });
       expect(jsonBlock<UploadPageBoot>(page.html, 'upload-boot')!.lang, acceptLanguage).toBe(lang);
@@ -237,7 +238,7 @@ describe('GET /UploadWidget/Upload: the error page', () => {
     const browser = await getPage(service, pageQuery(service, videoId, badToken), { 'Accept-Language': 'zh-CN,zh;q=0.9,en;q=0.5' });
     expect(browser.html).toContain('<html lang="zh-CN">');
     // A language we do not speak is itself the error; the page then speaks the browser's.
-    const unknown = await getPage(service, pageQuery(service, videoId, { lang: 'it' }), { 'Accept-Language': 'en-GB' });
+    const unknown = await getPage(service, pageQuery(service, videoId, { lang: 'tlh' }), { 'Accept-Language': 'en-GB' });
     expect(unknown.html).toContain('<html lang="en">');
     expect(errorLine(unknown.html)).toMatch(/^ErrorCode : 106, /);
   });
