@@ -5,8 +5,8 @@ import { settleDemoApp } from './auth/demoApp';
 import { startCallbackDelivery } from './callbacks/delivery';
 import { settlePublicUrl, type ServiceConfig } from './config';
 import { serviceContext, type ServiceContext } from './context';
-import { ApiError, isApiError } from './errors';
-import { sendApiError } from './http/reply';
+import { ServiceError, isServiceError } from './errors';
+import { sendServiceError } from './http/reply';
 import { requestIdOf, REQUEST_ID_HEADER } from './http/requestId';
 import { logRequest } from './http/requestLog';
 import { matchRoute, requestUrl, type Route } from './http/router';
@@ -113,15 +113,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       context.metrics.timeRequest(res, () => logEntry.route);
       const url = requestUrl(req.url);
       try {
-        if (!url) throw new ApiError('INVALID_PARAMETER', 'the request target is not a valid URL');
+        if (!url) throw new ServiceError('INVALID_PARAMETER', 'the request target is not a valid URL');
         const route = matchRoute(routes, req.method ?? 'GET', url.pathname);
         logEntry.route = route.path;
         await route.handler({ req, res, url, requestId });
       } catch (error) {
         // A lost database or bucket, or a full disk, is logged once per outage, not per request.
         const failure = context.outages.answer(error);
-        const apiError = failure ?? (isApiError(error) ? error : new ApiError('INTERNAL'));
-        if (!failure && !isApiError(error))
+        const serviceError = failure ?? (isServiceError(error) ? error : new ServiceError('INTERNAL'));
+        if (!failure && !isServiceError(error))
           log.error('unhandled error', { route: logEntry.route, error: String((error as Error)?.stack ?? error) });
         if (res.headersSent) {
           res.destroy();
@@ -129,7 +129,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         }
         // Drain what the client is still sending so it reads the reply instead of a reset.
         req.resume();
-        sendApiError(res, apiError);
+        sendServiceError(res, serviceError);
       }
     };
     // Every reply carries the id, whoever writes its head (our replies, tus, static files): they

@@ -34,19 +34,19 @@ function bounded(detail: string | undefined): string | undefined {
 }
 
 /** What a refusal may tell the client beyond its code and detail. */
-export interface ApiErrorOptions {
+export interface ServiceErrorOptions {
   /** Whole seconds after which the same request may succeed; sent as `Retry-After` (a quota refusal). */
   retryAfterSeconds?: number;
 }
 
 /** A failure with a code from {@link ERRORS}; `detail` names what was wrong (never a secret), cut to {@link MAX_DETAIL_CHARS}. */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
+export class ServiceError extends Error {
+  override readonly name = 'ServiceError';
   readonly kind: ErrorName;
   readonly detail: string | undefined;
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(kind: ErrorName, fullDetail?: string, options: ApiErrorOptions = {}) {
+  constructor(kind: ErrorName, fullDetail?: string, options: ServiceErrorOptions = {}) {
     const detail = bounded(fullDetail);
     super(detail ? `${ERRORS[kind].message}: ${detail}` : ERRORS[kind].message);
     this.kind = kind;
@@ -69,6 +69,6 @@ export class ApiError extends Error {
 }
 
 /** `instanceof` alone fails across module copies; the constant name is checked too. */
-export function isApiError(value: unknown): value is ApiError {
-  return value instanceof ApiError || (value instanceof Error && value.name === 'ApiError' && 'kind' in value);
+export function isServiceError(value: unknown): value is ServiceError {
+  return value instanceof ServiceError || (value instanceof Error && value.name === 'ServiceError' && 'kind' in value);
 }

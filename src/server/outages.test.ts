@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from './errors';
+import { ServiceError } from './errors';
 import { createLogger } from './log';
 import { Outages, noSpaceReason, partFailureOf } from './outages';
 import { DatabaseConnectError } from './storage/unavailable';
@@ -17,7 +17,7 @@ describe('partFailureOf', () => {
     ['a full disk', errno('ENOSPC'), '113'],
     ['a used-up quota', errno('EDQUOT'), '113'],
     ["SQLite's full database", errno('SQLITE_FULL', 'database or disk is full'), '113'],
-    ['the 115 of a lost bucket', new ApiError('STORAGE_UNAVAILABLE'), '115'],
+    ['the 115 of a lost bucket', new ServiceError('STORAGE_UNAVAILABLE'), '115'],
     ['a refused connection to the S3 endpoint', errno('ECONNREFUSED'), '115'],
   ])('answers %s with its code', (_what, error, code) => {
     expect(partFailureOf(error)?.code).toBe(code);
@@ -26,10 +26,10 @@ describe('partFailureOf', () => {
   it.each([
     ['a bug', new TypeError('x is undefined')],
     ['a constraint', errno('SQLITE_CONSTRAINT_TRIGGER', 'disk full')],
-    ['a refusal of the request', new ApiError('BAD_TOKEN')],
+    ['a refusal of the request', new ServiceError('BAD_TOKEN')],
     [
       "an app's storageBytes quota (113 too, but no disk is full)",
-      new ApiError('NO_SPACE', "the app's storageBytes quota (1000) is used up"),
+      new ServiceError('NO_SPACE', "the app's storageBytes quota (1000) is used up"),
     ],
   ])('leaves %s alone', (_what, error) => {
     expect(partFailureOf(error)).toBeUndefined();

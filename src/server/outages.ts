@@ -1,5 +1,5 @@
 import { statfs } from 'node:fs/promises';
-import { ApiError, isApiError } from './errors';
+import { ServiceError, isServiceError } from './errors';
 import type { Logger } from './log';
 import type { MediaFiles } from './media/mediaFiles';
 import { isBucketUnavailable } from './storage/s3Client';
@@ -49,15 +49,15 @@ export function noSpaceReason(error: unknown): string | undefined {
 
 /**
  * The reply a part's failure gets (114, 115 or 113), or undefined when `error` is no part's failure.
- * An ApiError of 113 is an app's `storageBytes` quota refusing (quota/quotas.ts), not a full disk,
+ * A ServiceError of 113 is an app's `storageBytes` quota refusing (quota/quotas.ts), not a full disk,
  * which only the file system's own error tells: an operator would be alerted to an outage there is not.
  */
-export function partFailureOf(error: unknown): ApiError | undefined {
-  if (isApiError(error)) return isOutageKind(error.kind) && error.kind !== 'NO_SPACE' ? error : undefined;
+export function partFailureOf(error: unknown): ServiceError | undefined {
+  if (isServiceError(error)) return isOutageKind(error.kind) && error.kind !== 'NO_SPACE' ? error : undefined;
   // The bucket first: a bare ECONNREFUSED is an S3 call's, the database's come as DatabaseConnectError.
-  if (isBucketUnavailable(error)) return new ApiError('STORAGE_UNAVAILABLE');
-  if (isDatabaseUnavailable(error)) return new ApiError('DATABASE_UNAVAILABLE');
-  if (isNoSpace(error)) return new ApiError('NO_SPACE');
+  if (isBucketUnavailable(error)) return new ServiceError('STORAGE_UNAVAILABLE');
+  if (isDatabaseUnavailable(error)) return new ServiceError('DATABASE_UNAVAILABLE');
+  if (isNoSpace(error)) return new ServiceError('NO_SPACE');
   return undefined;
 }
 
@@ -97,7 +97,7 @@ export class Outages {
   }
 
   /** `error`'s reply when it is a part's failure (the outage noted), or undefined when it is not. */
-  answer(error: unknown): ApiError | undefined {
+  answer(error: unknown): ServiceError | undefined {
     const failure = partFailureOf(error);
     if (failure) this.begin(failure, error);
     return failure;
@@ -128,7 +128,7 @@ export class Outages {
     this.open.clear();
   }
 
-  private begin(failure: ApiError, error: unknown): void {
+  private begin(failure: ServiceError, error: unknown): void {
     const kind = failure.kind as OutageKind;
     if (this.open.has(kind)) return;
     const { part, what } = OUTAGES[kind];

@@ -1,6 +1,6 @@
 import { authenticateParams } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import { Params, queryParams } from '../http/params';
 import { sendOk } from '../http/reply';
 import type { RequestContext } from '../http/router';
@@ -17,7 +17,7 @@ export function getVideoHandler(service: ServiceContext) {
     await chargeRequest(service, app);
     const id = params.require('Id');
     const video = await service.stores.videos.get(id);
-    if (!video || video.appId !== app.appId) throw new ApiError('UNKNOWN_VIDEO', id);
+    if (!video || video.appId !== app.appId) throw new ServiceError('UNKNOWN_VIDEO', id);
     const { publicUrl, timeZone } = service.config;
     const playFiles = video.status === VideoStatus.Normal ? await service.stores.playFiles.forVideo(video.id) : [];
     sendOk(res, {

@@ -1,6 +1,6 @@
 import { authenticateParams } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import { Params, queryParams } from '../http/params';
 import { sendOk } from '../http/reply';
 import type { RequestContext } from '../http/router';
@@ -25,7 +25,7 @@ export function listVideosHandler(service: ServiceContext, byAId: boolean) {
     if (byAId) {
       owner = params.require('aId');
       if (owner !== app.appId && !app.readableApps?.includes(owner)) {
-        throw new ApiError('NO_PERMISSION', `this app may not read the videos of aId ${owner}`);
+        throw new ServiceError('NO_PERMISSION', `this app may not read the videos of aId ${owner}`);
       }
     }
     const { pageIndex, pageSize } = readPaging((name) => params.get(name));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isApiError } from '../errors';
+import { isServiceError } from '../errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_INDEX, MAX_PAGE_SIZE, readPaging } from './paging';
 
 const paging = (query: Record<string, string>) => readPaging((name) => query[name]);
@@ -35,7 +35,7 @@ describe('readPaging', () => {
       paging({ [name]: value });
       expect.unreachable();
     } catch (error) {
-      expect(isApiError(error) && error.kind).toBe('INVALID_PARAMETER');
+      expect(isServiceError(error) && error.kind).toBe('INVALID_PARAMETER');
       expect((error as Error).message).toContain(name);
     }
   });

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;
@@ -15,7 +15,7 @@ function wholeNumber(raw: string | undefined, name: string, fallback: number, ma
   const text = raw?.trim();
   if (text === undefined || text === '') return fallback;
   if (!/^\d{1,9}$/.test(text) || Number(text) < 1 || Number(text) > max) {
-    throw new ApiError('INVALID_PARAMETER', `${name} must be a whole number from 1 to ${max}`);
+    throw new ServiceError('INVALID_PARAMETER', `${name} must be a whole number from 1 to ${max}`);
   }
   return Number(text);
 }

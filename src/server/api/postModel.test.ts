@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isApiError, type ErrorName } from '../errors';
+import { isServiceError, type ErrorName } from '../errors';
 import { POST_LIMITS, cutToCodePoints, normalizeTags, parsePostModel, type PostModel } from './postModel';
 
 const FAMILY = '👨‍👩‍👧‍👦'; // one grapheme of 7 code points joined by ZWJ
@@ -13,7 +13,7 @@ function failure(fields: Record<string, string>): { kind: ErrorName; message: st
   try {
     parse(fields);
   } catch (error) {
-    if (isApiError(error)) return { kind: error.kind, message: error.resultMessage };
+    if (isServiceError(error)) return { kind: error.kind, message: error.resultMessage };
     throw error;
   }
   throw new Error('parsePostModel accepted the fields');

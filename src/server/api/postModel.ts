@@ -1,4 +1,4 @@
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import { isHttpUrl } from '../net/urls';
 import type { Video } from '../storage/videos';
 import { SourceFileGetType } from '../../shared/videoStatus';
@@ -59,21 +59,21 @@ export type FieldReader = (name: string) => string | undefined;
 /** Applies every rule of the spec's Post model: required fields, cuts, and the type/path pairing. */
 export function parsePostModel(field: FieldReader): PostModel {
   const title = cutToCodePoints((field('VideoTitle') ?? '').trim(), POST_LIMITS.VideoTitle);
-  if (title === '') throw new ApiError('MISSING_PARAMETER', 'VideoTitle');
+  if (title === '') throw new ServiceError('MISSING_PARAMETER', 'VideoTitle');
 
   const typeText = field('SourceFileGetType');
-  if (typeText === undefined || typeText.trim() === '') throw new ApiError('MISSING_PARAMETER', 'SourceFileGetType');
+  if (typeText === undefined || typeText.trim() === '') throw new ServiceError('MISSING_PARAMETER', 'SourceFileGetType');
   const typeTrimmed = typeText.trim();
   if (typeTrimmed !== '1' && typeTrimmed !== '2') {
-    throw new ApiError('INVALID_PARAMETER', 'SourceFileGetType must be 1 (upload widget) or 2 (server download)');
+    throw new ServiceError('INVALID_PARAMETER', 'SourceFileGetType must be 1 (upload widget) or 2 (server download)');
   }
   const sourceGetType = Number(typeTrimmed) as SourceFileGetType;
 
   let sourcePath = '';
   if (sourceGetType === SourceFileGetType.Download) {
     sourcePath = cutToCodePoints((field('SourceFilePath') ?? '').trim(), POST_LIMITS.SourceFilePath);
-    if (sourcePath === '') throw new ApiError('MISSING_PARAMETER', 'SourceFilePath (required when SourceFileGetType is 2)');
-    if (!isHttpUrl(sourcePath)) throw new ApiError('INVALID_PARAMETER', 'SourceFilePath must be an http or https URL');
+    if (sourcePath === '') throw new ServiceError('MISSING_PARAMETER', 'SourceFilePath (required when SourceFileGetType is 2)');
+    if (!isHttpUrl(sourcePath)) throw new ServiceError('INVALID_PARAMETER', 'SourceFilePath must be an http or https URL');
   }
 
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isApiError, type ErrorName } from '../errors';
+import { isServiceError, type ErrorName } from '../errors';
 import { createAppRegistry } from './apps';
 import { API_NAMES, WIDGET_NAMES, authenticate, type CredentialNames, type Credentials } from './authenticate';
 import { signToken } from './token';
@@ -12,7 +12,7 @@ function failure(creds: Credentials, names: CredentialNames = API_NAMES): { kind
   try {
     authenticate(apps, creds, NOW, names);
   } catch (error) {
-    if (isApiError(error)) return { kind: error.kind, message: error.resultMessage };
+    if (isServiceError(error)) return { kind: error.kind, message: error.resultMessage };
     throw error;
   }
   throw new Error('authenticate accepted the credentials');

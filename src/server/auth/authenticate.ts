@@ -1,4 +1,4 @@
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import { acceptedSecrets, type AppRecord, type AppRegistry } from './apps';
 import { isScopedTokenShape, isTimestampShape, scopedTokenMatches, timestampInWindow, tokenMatches } from './token';
 
@@ -24,16 +24,16 @@ function checkSigned(apps: AppRegistry, creds: Credentials, nowMs: number, names
   const appId = creds.appId?.trim();
   const timestamp = creds.timestamp?.trim();
   const token = creds.token?.trim();
-  if (!appId) throw new ApiError('MISSING_PARAMETER', names.appId);
-  if (!timestamp) throw new ApiError('MISSING_PARAMETER', names.timestamp);
-  if (!token) throw new ApiError('MISSING_PARAMETER', names.token);
+  if (!appId) throw new ServiceError('MISSING_PARAMETER', names.appId);
+  if (!timestamp) throw new ServiceError('MISSING_PARAMETER', names.timestamp);
+  if (!token) throw new ServiceError('MISSING_PARAMETER', names.token);
   const app = apps.get(appId);
-  if (!app) throw new ApiError('UNKNOWN_APP');
+  if (!app) throw new ServiceError('UNKNOWN_APP');
   if (!isTimestampShape(timestamp))
-    throw new ApiError('INVALID_PARAMETER', `${names.timestamp} must be whole seconds since 1970 in decimal digits`);
-  if (!timestampInWindow(timestamp, nowMs)) throw new ApiError('TIMESTAMP_OUT_OF_RANGE', 'more than 600 seconds from the server time');
+    throw new ServiceError('INVALID_PARAMETER', `${names.timestamp} must be whole seconds since 1970 in decimal digits`);
+  if (!timestampInWindow(timestamp, nowMs)) throw new ServiceError('TIMESTAMP_OUT_OF_RANGE', 'more than 600 seconds from the server time');
   const secret = acceptedSecrets(app, nowMs).find((candidate) => matches(app, candidate, token, timestamp));
-  if (secret === undefined) throw new ApiError('BAD_TOKEN');
+  if (secret === undefined) throw new ServiceError('BAD_TOKEN');
   return { app, secret };
 }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { isApiError, type ErrorName } from '../errors';
+import { isServiceError, type ErrorName } from '../errors';
 import { decodeForm, MAX_FORM_BYTES, Params, queryParams, readFormBody } from './params';
 
 async function kindOf(promiseOrFn: Promise<unknown> | (() => unknown)): Promise<ErrorName | 'none'> {
@@ -9,7 +9,7 @@ async function kindOf(promiseOrFn: Promise<unknown> | (() => unknown)): Promise<
     await (typeof promiseOrFn === 'function' ? promiseOrFn() : promiseOrFn);
     return 'none';
   } catch (error) {
-    if (isApiError(error)) return error.kind;
+    if (isServiceError(error)) return error.kind;
     throw error;
   }
 }
@@ -116,7 +116,7 @@ const failure = (text: string) => {
     form(text);
     return 'none';
   } catch (error) {
-    return isApiError(error) ? `${error.kind}: ${error.detail}` : String(error);
+    return isServiceError(error) ? `${error.kind}: ${error.detail}` : String(error);
   }
 };
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ApiError, isApiError } from '../errors';
+import { ServiceError, isServiceError } from '../errors';
 
 /** Form bodies of the API are small; anything larger is refused before it is buffered. */
 export const MAX_FORM_BYTES = 64 * 1024;
@@ -19,7 +19,7 @@ export class Params {
   get(name: string): string | undefined {
     const values = new Set<string>();
     for (const source of this.sources) for (const value of source.getAll(name)) values.add(value);
-    if (values.size > 1) throw new ApiError('INVALID_PARAMETER', `${name} is given more than once with different values`);
+    if (values.size > 1) throw new ServiceError('INVALID_PARAMETER', `${name} is given more than once with different values`);
     const [value] = values;
     return value;
   }
@@ -27,7 +27,7 @@ export class Params {
   /** A required parameter: absent or blank is 101 with the parameter's name. */
   require(name: string): string {
     const value = this.get(name);
-    if (value === undefined || value.trim() === '') throw new ApiError('MISSING_PARAMETER', name);
+    if (value === undefined || value.trim() === '') throw new ServiceError('MISSING_PARAMETER', name);
     return value.trim();
   }
 }
@@ -38,19 +38,19 @@ export class Params {
  */
 export async function readBody(req: IncomingMessage, limit: number, what = 'form body'): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) throw new ApiError('PAYLOAD_TOO_LARGE', `${what} over ${limit} bytes`);
+  if (declared > limit) throw new ServiceError('PAYLOAD_TOO_LARGE', `${what} over ${limit} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
   try {
     for await (const chunk of req as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > limit) throw new ApiError('PAYLOAD_TOO_LARGE', `${what} over ${limit} bytes`);
+      if (size > limit) throw new ServiceError('PAYLOAD_TOO_LARGE', `${what} over ${limit} bytes`);
       chunks.push(chunk);
     }
   } catch (error) {
-    if (isApiError(error)) throw error;
+    if (isServiceError(error)) throw error;
     // A client that goes away mid-body is its own fault, not an internal error worth a log line.
-    throw new ApiError('INVALID_PARAMETER', 'the body was cut off');
+    throw new ServiceError('INVALID_PARAMETER', 'the body was cut off');
   }
   return Buffer.concat(chunks);
 }
@@ -61,7 +61,7 @@ export async function readFormBody(req: IncomingMessage): Promise<URLSearchParam
   if (body.length === 0) return new URLSearchParams();
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') {
-    throw new ApiError('INVALID_PARAMETER', 'the body must be application/x-www-form-urlencoded');
+    throw new ServiceError('INVALID_PARAMETER', 'the body must be application/x-www-form-urlencoded');
   }
   return decodeForm(body);
 }
@@ -144,11 +144,11 @@ export function decodeForm(bytes: Uint8Array): URLSearchParams {
     if (pair.length === 0) continue;
     const equals = pair.indexOf(EQUALS);
     const name = decodeComponent(equals < 0 ? pair : pair.subarray(0, equals));
-    if (name === undefined) throw new ApiError('INVALID_PARAMETER', 'a parameter name is not valid UTF-8');
+    if (name === undefined) throw new ServiceError('INVALID_PARAMETER', 'a parameter name is not valid UTF-8');
     const value = decodeComponent(equals < 0 ? new Uint8Array() : pair.subarray(equals + 1));
-    if (value === undefined) throw new ApiError('INVALID_PARAMETER', `${name} is not valid UTF-8`);
+    if (value === undefined) throw new ServiceError('INVALID_PARAMETER', `${name} is not valid UTF-8`);
     const problem = controlCharacterProblem('a parameter name', name) ?? controlCharacterProblem(name, value);
-    if (problem !== undefined) throw new ApiError('INVALID_PARAMETER', problem);
+    if (problem !== undefined) throw new ServiceError('INVALID_PARAMETER', problem);
     form.append(name, value);
   }
   return form;

@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { AuthMsg } from '../../shared/apiReplies';
-import { ERRORS, type ApiError } from '../errors';
+import { ERRORS, type ServiceError } from '../errors';
 
 export const OK_AUTH_MSG: AuthMsg = { ResultCode: ERRORS.OK.code, ResultMessage: ERRORS.OK.message };
 
@@ -28,16 +28,16 @@ export function sendOk(res: ServerResponse, body: object): void {
   sendJson(res, 200, { AuthMsg: OK_AUTH_MSG, ...body });
 }
 
-/** The one place an ApiError becomes a body; the tus endpoint hands it to @tus/server. */
-export function errorBody(error: ApiError): { AuthMsg: AuthMsg } {
+/** The one place a ServiceError becomes a body; the tus endpoint hands it to @tus/server. */
+export function errorBody(error: ServiceError): { AuthMsg: AuthMsg } {
   return { AuthMsg: { ResultCode: error.code, ResultMessage: error.resultMessage } };
 }
 
 /** `Retry-After` when the error says when to come back (a quota refusal), else nothing. */
-export function errorHeaders(error: ApiError): OutgoingHttpHeaders {
+export function errorHeaders(error: ServiceError): OutgoingHttpHeaders {
   return error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.retryAfterSeconds) };
 }
 
-export function sendApiError(res: ServerResponse, error: ApiError): void {
+export function sendServiceError(res: ServerResponse, error: ServiceError): void {
   sendJson(res, error.httpStatus, errorBody(error), errorHeaders(error));
 }

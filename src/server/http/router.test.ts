@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isApiError, type ErrorName } from '../errors';
+import { isServiceError, type ErrorName } from '../errors';
 import { matchRoute, requestUrl, type Handler, type Route } from './router';
 
 const get: Handler = () => {};
@@ -16,7 +16,7 @@ function failure(method: string, path: string): ErrorName | undefined {
     matchRoute(routes, method, path);
     return undefined;
   } catch (error) {
-    return isApiError(error) ? error.kind : undefined;
+    return isServiceError(error) ? error.kind : undefined;
   }
 }
 

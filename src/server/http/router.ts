@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 
 export interface RequestContext {
   req: IncomingMessage;
@@ -45,6 +45,6 @@ export function matchRoute(routes: readonly Route[], method: string, pathname: s
       return route;
     }
   }
-  if (pathKnown) throw new ApiError('METHOD_NOT_ALLOWED', method);
-  throw new ApiError('NOT_FOUND', pathname);
+  if (pathKnown) throw new ServiceError('METHOD_NOT_ALLOWED', method);
+  throw new ServiceError('NOT_FOUND', pathname);
 }

@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import type { Bucket } from '../storage/bucket';
 import { PRIVATE_DIR_MODE } from '../storage/privateModes';
 import { contentTypeOf } from './contentType';
@@ -66,7 +66,7 @@ export function bucketFiles(bucket: Bucket, scratch: string): MediaFiles {
     async send(req, res, videoId, file) {
       const key = mediaKey(videoId, file);
       const info = await bucket.head(key);
-      if (!info) throw new ApiError('NOT_FOUND', 'no such media file');
+      if (!info) throw new ServiceError('NOT_FOUND', 'no such media file');
       await sendStored(
         req,
         res,

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { chmod, mkdtemp, open, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import { PRIVATE_FILE_MODE } from '../storage/privateModes';
 import { contentTypeOf } from './contentType';
 import type { MediaFiles } from './mediaFiles';
@@ -61,7 +61,7 @@ export function diskFiles(dataDir: string): MediaFiles {
       const dir = resolve(mediaDir(dataDir, videoId));
       const path = resolve(join(dir, file));
       // The names were checked by the caller; this guards against any later change to how they are built.
-      if (!path.startsWith(dir + sep)) throw new ApiError('NOT_FOUND', 'no such media file');
+      if (!path.startsWith(dir + sep)) throw new ServiceError('NOT_FOUND', 'no such media file');
       await sendFile(req, res, path, contentTypeOf(path));
     },
     close: () => undefined,

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import type { RequestContext } from '../http/router';
 import { isPictureSize, sizedPictureFile, type PictureSize } from '../processing/pictures';
 import { type Video } from '../storage/videos';
@@ -21,7 +21,7 @@ const VIDEO_ID = /^[A-Za-z0-9-]{1,64}$/;
 /** A plain name: no separator, no `..`, and no leading dot (work folders and partial files start with one). */
 const FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 
-const notFound = () => new ApiError('NOT_FOUND', 'no such media file');
+const notFound = () => new ServiceError('NOT_FOUND', 'no such media file');
 
 function decodeSegment(segment: string): string {
   try {
@@ -37,7 +37,7 @@ function pictureSize(url: URL): PictureSize | undefined {
   if (values.length === 0) return undefined;
   const size = Number(values[0]);
   if (values.length > 1 || !/^\d$/.test(values[0]!) || !isPictureSize(size)) {
-    throw new ApiError('INVALID_PARAMETER', 't must be one of 2, 3, 4, 5, 6, 7 (or absent for the default picture)');
+    throw new ServiceError('INVALID_PARAMETER', 't must be one of 2, 3, 4, 5, 6, 7 (or absent for the default picture)');
   }
   return size;
 }
@@ -58,7 +58,7 @@ async function servedFile(service: ServiceContext, video: Video, file: string, s
   const published = file === video.sourceFile || listed.some((play) => play.file === file);
   const served = published ? { file } : await formerFile(service, video, file, listed);
   if (!served) throw notFound();
-  if (size !== undefined) throw new ApiError('INVALID_PARAMETER', 't applies only to the picture (PicSavePath)');
+  if (size !== undefined) throw new ServiceError('INVALID_PARAMETER', 't applies only to the picture (PicSavePath)');
   return served;
 }
 
@@ -104,7 +104,7 @@ export function mediaHandler(service: ServiceContext) {
     const video = await service.stores.videos.get(videoId);
     if (!video) throw notFound();
     if (file.endsWith(PLAYLIST_EXTENSION)) {
-      if (size !== undefined) throw new ApiError('INVALID_PARAMETER', 't applies only to the picture (PicSavePath)');
+      if (size !== undefined) throw new ServiceError('INVALID_PARAMETER', 't applies only to the picture (PicSavePath)');
       const body = Buffer.from(await playlistText(service, video, file));
       // The master changes as rungs are added: a cache asks again each time.
       res.writeHead(200, {

@@ -3,7 +3,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import { ifNoneMatchHits, preconditionFails } from '../http/conditional';
 import { parseRange } from './range';
 
@@ -33,12 +33,12 @@ async function openRegularFile(path: string): Promise<FileHandle> {
     // No symlink is followed: only files the service wrote are served.
     handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch {
-    throw new ApiError('NOT_FOUND', 'no such media file');
+    throw new ServiceError('NOT_FOUND', 'no such media file');
   }
   const info = await handle.stat();
   if (!info.isFile()) {
     await handle.close();
-    throw new ApiError('NOT_FOUND', 'no such media file');
+    throw new ServiceError('NOT_FOUND', 'no such media file');
   }
   return handle;
 }

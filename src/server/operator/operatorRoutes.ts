@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { ServiceContext } from '../context';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import { errorBody, sendJson } from '../http/reply';
 import type { Route } from '../http/router';
 import { PROJECT_ROOT, PROJECT_VERSION } from '../project';
@@ -63,7 +63,7 @@ function sendReadiness(res: ServerResponse, report: ReadinessReport, detailed: b
  */
 function sendOpsTokenRequired(res: ServerResponse): void {
   res.setHeader('WWW-Authenticate', 'Bearer realm="operator"');
-  sendJson(res, 401, errorBody(new ApiError('NO_PERMISSION', 'this needs Authorization: Bearer <OPS_TOKEN>')));
+  sendJson(res, 401, errorBody(new ServiceError('NO_PERMISSION', 'this needs Authorization: Bearer <OPS_TOKEN>')));
 }
 
 /** What an operator, a load balancer or a curious browser asks for: `/`, `/healthz`, `/readyz`, `/metrics`, `/README.md`. */

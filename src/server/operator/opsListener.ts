@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServiceContext } from '../context';
-import { ApiError, isApiError } from '../errors';
-import { sendApiError } from '../http/reply';
+import { ServiceError, isServiceError } from '../errors';
+import { sendServiceError } from '../http/reply';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/requestId';
 import { matchRoute, requestUrl, type Route } from '../http/router';
 import { withLogFields } from '../log';
@@ -26,12 +26,12 @@ export async function startOpsListener(service: ServiceContext, routes: Route[])
     void withLogFields({ requestId }, async () => {
       try {
         const url = requestUrl(req.url);
-        if (!url) throw new ApiError('INVALID_PARAMETER', 'the request target is not a valid URL');
+        if (!url) throw new ServiceError('INVALID_PARAMETER', 'the request target is not a valid URL');
         await matchRoute(routes, req.method ?? 'GET', url.pathname).handler({ req, res, url, requestId });
       } catch (error) {
-        if (!isApiError(error)) service.log.error('operator request failed', { error: String((error as Error)?.stack ?? error) });
+        if (!isServiceError(error)) service.log.error('operator request failed', { error: String((error as Error)?.stack ?? error) });
         if (res.headersSent) res.destroy();
-        else sendApiError(res, isApiError(error) ? error : new ApiError('INTERNAL'));
+        else sendServiceError(res, isServiceError(error) ? error : new ServiceError('INTERNAL'));
       }
     });
   });

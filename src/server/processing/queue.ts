@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServiceContext } from '../context';
-import { isApiError } from '../errors';
+import { isServiceError } from '../errors';
 import type { Job, JobKind, JobStore } from '../storage/jobs';
 import { type Video } from '../storage/videos';
 import { VideoStatus } from '../../shared/videoStatus';
@@ -326,7 +326,7 @@ export class ProcessingWorker {
         return 'lost';
       }
       // A lost bucket is not the video's fault: the job waits in the queue until the bucket is back.
-      const bucketLost = isApiError(error) && error.kind === 'STORAGE_UNAVAILABLE';
+      const bucketLost = isServiceError(error) && error.kind === 'STORAGE_UNAVAILABLE';
       if (signal.aborted || bucketLost) {
         const now = service.now();
         await service.transaction(async ({ stores }) => {

@@ -1,7 +1,7 @@
 import type { AppRecord } from '../auth/apps';
 import type { AppQuota } from '../auth/quota';
 import type { ServiceContext } from '../context';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import type { BucketName } from '../storage/quotaBuckets';
 import type { Stores } from '../storage/stores';
 import { freshBucket, takeTokens, type BucketLimit } from './tokenBucket';
@@ -63,18 +63,18 @@ const MAX_REFUSAL_PAUSE_MS = 1000;
  * Per service, its leases of the shared buckets and the refusals it last gave. Keyed by the
  * service so that services in one process (tests) stay apart, as instances do.
  */
-const perService = new WeakMap<ServiceContext, { leases: TokenLeases; refusals: Map<string, ApiError> }>();
+const perService = new WeakMap<ServiceContext, { leases: TokenLeases; refusals: Map<string, ServiceError> }>();
 
 /**
  * The refusal for `field` with `Retry-After` `seconds`: made once and thrown again while the
  * wait in whole seconds is the same, since an app hammering past its quota gets the same answer
  * many times a second and each new error would capture a stack trace.
  */
-function tooMany(refusals: Map<string, ApiError>, key: string, over: string, retryAfterMs: number): ApiError {
+function tooMany(refusals: Map<string, ServiceError>, key: string, over: string, retryAfterMs: number): ServiceError {
   const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   const known = refusals.get(key);
   if (known?.retryAfterSeconds === retryAfterSeconds) return known;
-  const error = new ApiError('TOO_MANY_REQUESTS', `over ${over} quota; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+  const error = new ServiceError('TOO_MANY_REQUESTS', `over ${over} quota; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
   // Per-video buckets make many keys; a refusal is kept only to be thrown again soon.
   if (refusals.size >= MAX_KEPT_REFUSALS) refusals.clear();
   refusals.set(key, error);
@@ -155,7 +155,7 @@ export async function checkStorageLeft(service: ServiceContext, app: AppRecord):
   const limit = appLimits(app, service.config.quotaDefaults).storageBytes;
   if (limit === undefined) return;
   if ((await storedBytes(service.stores, app.appId, '')) >= limit)
-    throw new ApiError('NO_SPACE', `the app's storageBytes quota (${limit}) is used up`);
+    throw new ServiceError('NO_SPACE', `the app's storageBytes quota (${limit}) is used up`);
 }
 
 /**
@@ -172,7 +172,7 @@ async function checkUploadRoom(service: ServiceContext, limits: AppLimits, appId
       // When the least recently active upload stops counting unless it receives bytes first: the
       // soonest a place frees without an upload ending.
       const retryAfterSeconds = Math.max(1, Math.ceil((oldestActiveAt + IN_FLIGHT_IDLE_MS - now) / 1000));
-      throw new ApiError('TOO_MANY_REQUESTS', `over the app's uploadsInFlight quota (${limits.uploadsInFlight} at once)`, {
+      throw new ServiceError('TOO_MANY_REQUESTS', `over the app's uploadsInFlight quota (${limits.uploadsInFlight} at once)`, {
         retryAfterSeconds,
       });
     }
@@ -180,7 +180,7 @@ async function checkUploadRoom(service: ServiceContext, limits: AppLimits, appId
   if (limits.storageBytes !== undefined) {
     const used = await storedBytes(stores, appId, videoId);
     if (used + size > limits.storageBytes)
-      throw new ApiError('NO_SPACE', `the app's storageBytes quota (${limits.storageBytes}) has no room for ${size} more bytes`);
+      throw new ServiceError('NO_SPACE', `the app's storageBytes quota (${limits.storageBytes}) has no room for ${size} more bytes`);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { AuthMsg } from '../../shared/apiReplies';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import { openEnvelope } from './envelope';
 import { isSoapFault, SoapFault } from './faults';
 import type { SoapVersion } from './versions';
@@ -94,7 +94,7 @@ export function readPost(bytes: Buffer, version: SoapVersion): ReadonlyMap<strin
     });
     const name = one && other ? [...one.keys()].find((key) => one.get(key) !== other.get(key)) : undefined;
     if (name === undefined) throw error;
-    throw new ApiError('INVALID_PARAMETER', `${name} is not valid UTF-8`);
+    throw new ServiceError('INVALID_PARAMETER', `${name} is not valid UTF-8`);
   }
 }
 

@@ -1,6 +1,6 @@
 import { registerVideo, type OnRegistered } from '../api/postVideo';
 import type { ServiceContext } from '../context';
-import { isApiError } from '../errors';
+import { isServiceError } from '../errors';
 import { MAX_FORM_BYTES, readBody } from '../http/params';
 import { BASE_HEADERS, errorBody, OK_AUTH_MSG } from '../http/reply';
 import type { RequestContext, Route } from '../http/router';
@@ -66,8 +66,8 @@ async function readSoapBody(req: RequestContext['req']): Promise<Buffer> {
   try {
     return await readBody(req, MAX_FORM_BYTES, 'SOAP message');
   } catch (error) {
-    if (isApiError(error) && error.kind === 'PAYLOAD_TOO_LARGE') throw new SoapFault('TOO_LARGE', `over ${MAX_FORM_BYTES} bytes`);
-    if (isApiError(error)) throw new SoapFault('NOT_XML', error.detail);
+    if (isServiceError(error) && error.kind === 'PAYLOAD_TOO_LARGE') throw new SoapFault('TOO_LARGE', `over ${MAX_FORM_BYTES} bytes`);
+    if (isServiceError(error)) throw new SoapFault('NOT_XML', error.detail);
     throw error;
   }
 }
@@ -80,7 +80,7 @@ async function postResult(register: () => Promise<string>): Promise<string> {
   try {
     return postResponseXml(OK_AUTH_MSG, await register());
   } catch (error) {
-    if (!isApiError(error)) throw error;
+    if (!isServiceError(error)) throw error;
     return postResponseXml(errorBody(error).AuthMsg);
   }
 }

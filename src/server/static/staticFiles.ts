@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { extname, join } from 'node:path';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import { ifNoneMatchHits } from '../http/conditional';
 import type { Handler } from '../http/router';
 import { chooseEncoding, PRECOMPRESSED, type Encoding } from './contentEncoding';
@@ -79,11 +79,11 @@ function fileSender(options: StaticOptions) {
 
   return async function send(req: IncomingMessage, res: import('node:http').ServerResponse, dir: string, name: string): Promise<void> {
     const type = CONTENT_TYPES[extname(name)];
-    if (!FILE_NAME.test(name) || !type) throw new ApiError('NOT_FOUND', name);
+    if (!FILE_NAME.test(name) || !type) throw new ServiceError('NOT_FOUND', name);
     const path = join(dir, name);
     const info = await stat(path).catch(() => undefined);
     if (!info?.isFile()) {
-      throw new ApiError('NOT_FOUND', existsSync(dir) ? name : `${name}: ${options.missingHint}`);
+      throw new ServiceError('NOT_FOUND', existsSync(dir) ? name : `${name}: ${options.missingHint}`);
     }
     let file = cache.get(path);
     if (!file || file.mtimeMs !== info.mtimeMs || file.size !== info.size) {

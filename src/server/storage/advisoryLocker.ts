@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ERRORS as TUS_ERRORS, MemoryLocker, type Lock, type Locker, type RequestRelease } from '@tus/server';
 import pg from 'pg';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import { isDatabaseUnavailable } from './unavailable';
 
 /** The advisory-lock key of an upload: 64 bits of a hash, prefixed so no other use of advisory locks (the migrator's) meets it. */
@@ -79,7 +79,7 @@ export class AdvisoryLocker implements Locker {
   private session(): Promise<pg.Client> {
     this.connecting ??= this.connect().catch((error: unknown) => {
       this.connecting = undefined;
-      throw isDatabaseUnavailable(error) ? new ApiError('DATABASE_UNAVAILABLE') : error;
+      throw isDatabaseUnavailable(error) ? new ServiceError('DATABASE_UNAVAILABLE') : error;
     });
     return this.connecting;
   }

@@ -19,7 +19,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../config';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import { PRIVATE_FILE_MODE } from './privateModes';
 import { bucketProblem, isBucketUnavailable, s3ClientFor } from './s3Client';
 
@@ -35,11 +35,11 @@ export interface ObjectInfo {
 }
 
 /** The 503 (115) a client may retry: `unavailable` and `unavailableNow` answer with it. */
-const storageUnavailable = () => new ApiError('STORAGE_UNAVAILABLE', 'the S3 bucket cannot be reached now; try again later');
+const storageUnavailable = () => new ServiceError('STORAGE_UNAVAILABLE', 'the S3 bucket cannot be reached now; try again later');
 
 /**
  * The service's reads and writes of the S3 bucket (outside the tus store). Every call that fails
- * because the bucket cannot be reached throws ApiError STORAGE_UNAVAILABLE (503, the client may
+ * because the bucket cannot be reached throws ServiceError STORAGE_UNAVAILABLE (503, the client may
  * retry); every write is whole or absent, as S3 makes an object visible only once complete.
  */
 export class Bucket {

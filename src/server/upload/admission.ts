@@ -1,4 +1,4 @@
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import type { Stores } from '../storage/stores';
 import type { Upload } from '../storage/uploads';
 import { SourceFileGetType, VideoStatus } from '../../shared/videoStatus';
@@ -12,11 +12,11 @@ import type { TicketClaims } from './ticket';
 export async function admitNewUpload(stores: Stores, claims: TicketClaims): Promise<Upload | undefined> {
   const { videos, uploads } = stores;
   const video = await videos.get(claims.videoId);
-  if (!video || video.appId !== claims.appId) throw new ApiError('UNKNOWN_VIDEO');
+  if (!video || video.appId !== claims.appId) throw new ServiceError('UNKNOWN_VIDEO');
   if (video.sourceGetType !== SourceFileGetType.Upload || video.status !== VideoStatus.NotUploaded) {
-    throw new ApiError('WRONG_STATE', 'the video is not waiting for an uploaded file');
+    throw new ServiceError('WRONG_STATE', 'the video is not waiting for an uploaded file');
   }
   const existing = await uploads.forVideo(video.id);
-  if (existing && existing.finishedAt !== null) throw new ApiError('WRONG_STATE', 'the video already has its file');
+  if (existing && existing.finishedAt !== null) throw new ServiceError('WRONG_STATE', 'the video already has its file');
   return existing;
 }

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context';
-import { ApiError, isApiError } from '../errors';
+import { ServiceError, isServiceError } from '../errors';
 import { markSourceStored } from '../processing/pipeline';
 import type { UploadStore } from '../storage/uploads';
 import { VideoStatus } from '../../shared/videoStatus';
@@ -47,7 +47,7 @@ export class UploadFinisher {
       return isWhole(await this.files.store.getUpload(uploadId));
     } catch (error) {
       // A bucket that cannot be reached says nothing about the upload: the request answers 503.
-      if (isApiError(error)) throw error;
+      if (isServiceError(error)) throw error;
       return false;
     }
   }
@@ -79,13 +79,13 @@ export class UploadFinisher {
 
   private async finishOnce(uploadId: string): Promise<void> {
     const row = await this.rows.get(uploadId);
-    if (!row) throw new ApiError('NOT_FOUND', 'the upload was replaced or removed');
+    if (!row) throw new ServiceError('NOT_FOUND', 'the upload was replaced or removed');
     if (row.finishedAt !== null) return;
     const video = await this.service.stores.videos.get(row.videoId);
     if (!video || video.status !== VideoStatus.NotUploaded)
-      throw new ApiError('WRONG_STATE', 'the video is not waiting for an uploaded file');
+      throw new ServiceError('WRONG_STATE', 'the video is not waiting for an uploaded file');
     const upload = await this.files.store.getUpload(uploadId);
-    if (!isWhole(upload)) throw new ApiError('WRONG_STATE', 'the upload is not complete');
+    if (!isWhole(upload)) throw new ServiceError('WRONG_STATE', 'the upload is not complete');
     const name = sourceFileName(row.fileName, row.fileType);
     await this.files.placeSource(upload, video.id, name);
     await this.service.transaction(async (ctx) => {

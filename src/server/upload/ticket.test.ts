@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createAppRegistry, type AppRecord } from '../auth/apps';
-import { isApiError } from '../errors';
+import { isServiceError } from '../errors';
 import { issueTicket, secretTag, verifyTicket, type TicketClaims } from './ticket';
 
 const key = randomBytes(32);
@@ -21,7 +21,7 @@ function codeOf(run: () => unknown): string | undefined {
   try {
     run();
   } catch (error) {
-    if (isApiError(error)) return error.code;
+    if (isServiceError(error)) return error.code;
     throw error;
   }
   return undefined;

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { acceptedSecrets, type AppRegistry } from '../auth/apps';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 
 /** What an upload ticket allows: one upload, to one video of one app, up to one size, until it expires. */
 export interface TicketClaims {
@@ -92,23 +92,23 @@ function sameTag(a: string, b: string): boolean {
  * payload is parsed, so nothing an attacker wrote is interpreted.
  */
 export function verifyTicket(key: Buffer, ticket: string | null | undefined, nowMs: number, apps: AppRegistry): TicketClaims {
-  if (!ticket) throw new ApiError('MISSING_PARAMETER', 'the Upload-Ticket header; reopen the upload widget');
+  if (!ticket) throw new ServiceError('MISSING_PARAMETER', 'the Upload-Ticket header; reopen the upload widget');
   const [payload, signature, extra] = ticket.split('.');
   if (extra !== undefined || !payload || !signature || !BASE64URL.test(payload) || !BASE64URL.test(signature)) {
-    throw new ApiError('NO_PERMISSION', 'the upload ticket is malformed');
+    throw new ServiceError('NO_PERMISSION', 'the upload ticket is malformed');
   }
   const given = Buffer.from(signature, 'base64url');
   const expected = sign(key, payload);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw new ApiError('NO_PERMISSION', 'the upload ticket is not genuine');
+    throw new ServiceError('NO_PERMISSION', 'the upload ticket is not genuine');
   }
   const wire: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-  if (!isWireClaims(wire)) throw new ApiError('NO_PERMISSION', 'the upload ticket is not genuine');
-  if (wire.exp * 1000 <= nowMs) throw new ApiError('TIMESTAMP_OUT_OF_RANGE', 'the upload ticket expired; reopen the upload widget');
+  if (!isWireClaims(wire)) throw new ServiceError('NO_PERMISSION', 'the upload ticket is not genuine');
+  if (wire.exp * 1000 <= nowMs) throw new ServiceError('TIMESTAMP_OUT_OF_RANGE', 'the upload ticket expired; reopen the upload widget');
   const app = apps.get(wire.app);
-  if (!app) throw new ApiError('UNKNOWN_APP', 'the app is no longer registered');
+  if (!app) throw new ServiceError('UNKNOWN_APP', 'the app is no longer registered');
   if (!acceptedSecrets(app, nowMs).some((secret) => sameTag(secretTag(key, secret), wire.sec))) {
-    throw new ApiError('BAD_TOKEN', "the app's secret changed; reopen the upload widget");
+    throw new ServiceError('BAD_TOKEN', "the app's secret changed; reopen the upload widget");
   }
   return {
     appId: wire.app,

@@ -4,7 +4,7 @@ import { EVENTS, Server, type Locker, type Upload } from '@tus/server';
 import { NodeRequest } from 'srvx/node';
 import { TICKET_HEADER } from '../../shared/uploadPage';
 import type { ServiceContext } from '../context';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import { REQUEST_ID_HEADER } from '../http/requestId';
 import type { Handler } from '../http/router';
 import { admitUploadQuota, recheckUploadRoom } from '../quota/quotas';
@@ -73,20 +73,20 @@ function metadataText(upload: Upload, key: string, max: number): string {
  * the PATCH that ends it). Returns the declared length, or undefined when deferred.
  */
 function checkCreationHeaders(headers: IncomingHttpHeaders, claims: TicketClaims): number | undefined {
-  if (header(headers, 'upload-concat') !== undefined) throw new ApiError('INVALID_PARAMETER', 'concatenation is not accepted');
+  if (header(headers, 'upload-concat') !== undefined) throw new ServiceError('INVALID_PARAMETER', 'concatenation is not accepted');
   const length = header(headers, 'upload-length');
   const deferred = header(headers, 'upload-defer-length');
   if (deferred !== undefined) {
     if (deferred !== '1' || length !== undefined)
-      throw new ApiError('INVALID_PARAMETER', 'Upload-Defer-Length must be 1, and comes without Upload-Length');
+      throw new ServiceError('INVALID_PARAMETER', 'Upload-Defer-Length must be 1, and comes without Upload-Length');
     checkMetadataText(header(headers, 'upload-metadata'));
     return undefined;
   }
   if (length === undefined || !/^\d{1,16}$/.test(length))
-    throw new ApiError('INVALID_PARAMETER', 'Upload-Length must be a whole number of bytes');
+    throw new ServiceError('INVALID_PARAMETER', 'Upload-Length must be a whole number of bytes');
   const size = Number(length);
-  if (size === 0) throw new ApiError('INVALID_PARAMETER', 'the file is empty');
-  if (size > claims.maxFileSize) throw new ApiError('FILE_TOO_LARGE', `the limit is ${claims.maxFileSize} bytes`);
+  if (size === 0) throw new ServiceError('INVALID_PARAMETER', 'the file is empty');
+  if (size > claims.maxFileSize) throw new ServiceError('FILE_TOO_LARGE', `the limit is ${claims.maxFileSize} bytes`);
   checkMetadataText(header(headers, 'upload-metadata'));
   return size;
 }
@@ -244,24 +244,24 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
 
   const handle: Handler = async ({ req, res, url }) => {
     const method = req.method ?? 'GET';
-    if (method === 'GET') throw new ApiError('METHOD_NOT_ALLOWED', 'stored uploads cannot be read back');
-    if (!['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'].includes(method)) throw new ApiError('METHOD_NOT_ALLOWED', method);
+    if (method === 'GET') throw new ServiceError('METHOD_NOT_ALLOWED', 'stored uploads cannot be read back');
+    if (!['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'].includes(method)) throw new ServiceError('METHOD_NOT_ALLOWED', method);
     let appId: string | undefined;
     if (method !== 'OPTIONS') {
       const claims = claimsOf(header(req.headers, TICKET_HEADER));
       appId = claims.appId;
       metrics.countUploadFailure(res, appId);
       if (method === 'POST') {
-        if (!COLLECTION.test(url.pathname)) throw new ApiError('METHOD_NOT_ALLOWED', 'create uploads at the endpoint itself');
+        if (!COLLECTION.test(url.pathname)) throw new ServiceError('METHOD_NOT_ALLOWED', 'create uploads at the endpoint itself');
         const size = reservedBytes(checkCreationHeaders(req.headers, claims), claims);
-        if (creating.has(claims.videoId)) throw new ApiError('WRONG_STATE', 'another upload of this video is being created');
+        if (creating.has(claims.videoId)) throw new ServiceError('WRONG_STATE', 'another upload of this video is being created');
         creating.add(claims.videoId);
         try {
           const existing = await admitNewUpload(service.stores, claims);
           // A complete upload whose finish did not run is finished now rather than replaced.
           if (existing && (await finisher.isComplete(existing.id))) {
             await finisher.finish(existing.id);
-            throw new ApiError('WRONG_STATE', 'the video already has its file');
+            throw new ServiceError('WRONG_STATE', 'the video already has its file');
           }
           await admitUploadQuota(service, claims.appId, claims.videoId, size);
           await passOn(req, res, appId);
@@ -276,15 +276,15 @@ export function createTusEndpoint(deps: TusEndpointDeps): Handler {
       }
       const uploadId = uploadIdOf(url.pathname);
       const row = uploadId === undefined ? undefined : await rows.get(uploadId);
-      if (!row) throw new ApiError('NOT_FOUND', 'no such upload');
+      if (!row) throw new ServiceError('NOT_FOUND', 'no such upload');
       if (row.videoId !== claims.videoId || row.appId !== claims.appId)
-        throw new ApiError('NO_PERMISSION', 'the upload belongs to another video');
+        throw new ServiceError('NO_PERMISSION', 'the upload belongs to another video');
       // A client that lost the last PATCH's reply (a crash, a failed finish) asks its offset here:
       // it is told "complete" only once the upload is the video's source.
       if (method === 'HEAD' && row.finishedAt === null && (await finisher.isComplete(row.id))) await finisher.finish(row.id);
       // Recorded before any byte is written, and refused if the upload was removed as abandoned meanwhile.
       if (method === 'PATCH' && row.finishedAt === null && !(await rows.touch(row.id, service.now())))
-        throw new ApiError('NOT_FOUND', 'no such upload');
+        throw new ServiceError('NOT_FOUND', 'no such upload');
       await passOn(req, res, appId, uploadId);
       return;
     }

@@ -1,6 +1,6 @@
 import { ERRORS as TUS_ERRORS } from '@tus/server';
 import type { Logger } from '../log';
-import { ApiError, ERRORS, isApiError, type ErrorName } from '../errors';
+import { ServiceError, ERRORS, isServiceError, type ErrorName } from '../errors';
 import { errorBody } from '../http/reply';
 
 /** A reply as @tus/server's `onResponseError` takes it. */
@@ -31,25 +31,25 @@ function kindOfTusRefusal(status: number, body: string): ErrorName {
 /**
  * Every error leaving the tus endpoint as `{AuthMsg:{ResultCode, ResultMessage}}`, like the API's.
  * Our own ApiErrors (thrown by the hooks) carry their table status; tus's keep theirs. A part's
- * failure comes here as its ApiError already (Outages, in the endpoint's onResponseError), logged
+ * failure comes here as its ServiceError already (Outages, in the endpoint's onResponseError), logged
  * once per outage: a full disk (the file's own error, which tus passes on unchanged, or SQLite's)
  * is 507 / 113, a refusal the client may retry once there is room (the bytes written before it
  * stay, so the upload resumes from there); a lost database 503 / 114; a lost bucket 503 / 115.
  */
 export function tusErrorReply(error: unknown, log: Logger): TusErrorReply {
   let status: number;
-  let apiError: ApiError;
-  if (isApiError(error)) {
+  let serviceError: ServiceError;
+  if (isServiceError(error)) {
     status = error.httpStatus;
-    apiError = error;
+    serviceError = error;
   } else if (isTusError(error)) {
     status = error.status_code;
     const kind = kindOfTusRefusal(status, String(error.body ?? ''));
-    apiError = new ApiError(kind, kind === 'INTERNAL' ? undefined : String(error.body ?? '').trim() || undefined);
+    serviceError = new ServiceError(kind, kind === 'INTERNAL' ? undefined : String(error.body ?? '').trim() || undefined);
   } else {
     status = ERRORS.INTERNAL.http;
-    apiError = new ApiError('INTERNAL');
+    serviceError = new ServiceError('INTERNAL');
   }
-  if (apiError.kind === 'INTERNAL') log.error('upload request failed', { error: String((error as Error)?.stack ?? error) });
-  return { status_code: status, body: JSON.stringify(errorBody(apiError)) };
+  if (serviceError.kind === 'INTERNAL') log.error('upload request failed', { error: String((error as Error)?.stack ?? error) });
+  return { status_code: status, body: JSON.stringify(errorBody(serviceError)) };
 }

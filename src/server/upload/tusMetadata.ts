@@ -1,4 +1,4 @@
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import { controlCharacterProblem } from '../http/params';
 
 /** A pair as tus accepts it: an ASCII key without spaces or commas, then standard base64. */
@@ -22,9 +22,9 @@ export function checkMetadataText(header: string | undefined): void {
     try {
       text = STRICT_UTF8.decode(Buffer.from(value, 'base64'));
     } catch {
-      throw new ApiError('INVALID_PARAMETER', `Upload-Metadata ${key} is not valid UTF-8`);
+      throw new ServiceError('INVALID_PARAMETER', `Upload-Metadata ${key} is not valid UTF-8`);
     }
     const problem = controlCharacterProblem(`Upload-Metadata ${key}`, text);
-    if (problem !== undefined) throw new ApiError('INVALID_PARAMETER', problem);
+    if (problem !== undefined) throw new ServiceError('INVALID_PARAMETER', problem);
   }
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ERRORS, MemoryLocker } from '@tus/server';
 import type { ResumeState } from '../../shared/uploadPage';
 import type { ServiceContext } from '../context';
-import { isApiError } from '../errors';
+import { isServiceError } from '../errors';
 import { PRIVATE_DIR_MODE } from '../storage/privateModes';
 import type { Handler } from '../http/router';
 import { AdvisoryLocker } from '../storage/advisoryLocker';
@@ -22,7 +22,7 @@ export interface UploadService {
    * accepts `appSecret`, the secret that signed the page.
    */
   issueTicket(claims: Omit<TicketClaims, 'expiresAt' | 'signedWith'> & { appSecret: string }): string;
-  /** The claims of a genuine, unexpired ticket; throws the ApiError that says why not. */
+  /** The claims of a genuine, unexpired ticket; throws the ServiceError that says why not. */
   verifyTicket(ticket: string | undefined): TicketClaims;
   /**
    * The video's unfinished upload for the uploader to resume, or null. A complete upload whose
@@ -118,7 +118,7 @@ export async function createUploadService(service: ServiceContext): Promise<Uplo
       try {
         held = await files.within(() => store.getUpload(row.id));
       } catch (error) {
-        if (isApiError(error)) throw error; // the bucket cannot be reached: not the same as gone
+        if (isServiceError(error)) throw error; // the bucket cannot be reached: not the same as gone
         return null; // the tus file is gone: the next upload replaces the row
       }
       const { offset, size } = held;

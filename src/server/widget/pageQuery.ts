@@ -1,7 +1,7 @@
 import type { AppRecord } from '../auth/apps';
 import { authenticateWidget } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import { isOrigin } from '../net/urls';
 import type { Params } from '../http/params';
 import { chargePage } from '../quota/quotas';
@@ -84,21 +84,22 @@ export async function validatePageRequest(
   const { app, secret } = authenticateWidget(service, params);
   const videoId = params.require('videoId');
   const decoded = decodePageOptions((name) => params.get(name));
-  if (!decoded.ok) throw new ApiError(decoded.problem.code === '101' ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', decoded.problem.detail);
+  if (!decoded.ok)
+    throw new ServiceError(decoded.problem.code === '101' ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', decoded.problem.detail);
   const options = { ...decoded.options, lang: decoded.options.lang ?? languageOf(acceptLanguage ?? '') };
   const channel = params.require('channel');
-  if (!CHANNEL.test(channel)) throw new ApiError('INVALID_PARAMETER', 'channel must be 8 to 128 letters, digits, - or _');
+  if (!CHANNEL.test(channel)) throw new ServiceError('INVALID_PARAMETER', 'channel must be 8 to 128 letters, digits, - or _');
   const reported = params.require('origin');
-  if (!isOrigin(reported)) throw new ApiError('INVALID_PARAMETER', 'origin must be an http(s) origin like https://example.com');
+  if (!isOrigin(reported)) throw new ServiceError('INVALID_PARAMETER', 'origin must be an http(s) origin like https://example.com');
   const hostOrigin = trustedOrigin(app, reported);
-  if (!hostOrigin) throw new ApiError('NO_PERMISSION', "the page is not on one of the app's allowedOrigins");
+  if (!hostOrigin) throw new ServiceError('NO_PERMISSION', "the page is not on one of the app's allowedOrigins");
 
   const video = await service.stores.videos.get(videoId);
-  if (!video || video.appId !== app.appId) throw new ApiError('UNKNOWN_VIDEO');
+  if (!video || video.appId !== app.appId) throw new ServiceError('UNKNOWN_VIDEO');
   await chargePage(service, app, video.id);
   if (video.sourceGetType !== SourceFileGetType.Upload)
-    throw new ApiError('WRONG_STATE', 'the video was registered for server-side download (SourceFileGetType 2)');
-  if (video.status !== VideoStatus.NotUploaded) throw new ApiError('WRONG_STATE', 'the video already has its file');
+    throw new ServiceError('WRONG_STATE', 'the video was registered for server-side download (SourceFileGetType 2)');
+  if (video.status !== VideoStatus.NotUploaded) throw new ServiceError('WRONG_STATE', 'the video already has its file');
   return { ...options, app, secret, video, channel, hostOrigin };
 }
 

@@ -5,7 +5,7 @@ import { LOADER_WORDS } from '../../shared/i18n/loaderWords';
 import type { StringKey } from '../../shared/i18n/strings';
 import { stringTable } from '../../shared/i18n/tables';
 import { RTL_LANGUAGES, type WidgetLanguage } from '../../shared/widgetConfig';
-import type { ApiError } from '../errors';
+import type { ServiceError } from '../errors';
 import { errorHeaders } from '../http/reply';
 import { escapeHtml, jsonForScript } from './html';
 import type { ErrorPageLook, NotifyTarget } from './pageQuery';
@@ -87,7 +87,7 @@ export const ERROR_SCRIPT_PATH = `${ASSETS_PATH}/error.js`;
  */
 export function sendErrorPage(
   res: ServerResponse,
-  error: ApiError,
+  error: ServiceError,
   target: NotifyTarget | undefined,
   { lang, theme, strings }: ErrorPageLook,
   styles: readonly string[],

@@ -1,6 +1,6 @@
 import { TICKET_HEADER, type ProcessingStatusReply } from '../../shared/uploadPage';
 import type { ServiceContext } from '../context';
-import { ApiError } from '../errors';
+import { ServiceError } from '../errors';
 import { sendJson } from '../http/reply';
 import type { Handler } from '../http/router';
 import type { UploadService } from '../upload/uploadService';
@@ -15,7 +15,7 @@ export function statusHandler(service: ServiceContext, uploads: UploadService): 
   return async ({ req, res }) => {
     const claims = uploads.verifyTicket(req.headers[TICKET_HEADER.toLowerCase()] as string | undefined);
     const video = await service.stores.videos.get(claims.videoId);
-    if (!video || video.appId !== claims.appId) throw new ApiError('UNKNOWN_VIDEO');
+    if (!video || video.appId !== claims.appId) throw new ServiceError('UNKNOWN_VIDEO');
     sendJson(res, 200, { VideoStatus: video.status } satisfies ProcessingStatusReply);
   };
 }

@@ -1,7 +1,7 @@
 import type { UploadPageBoot } from '../../shared/uploadPage';
 import { RECORDING_TEXTS } from '../../shared/i18n/recordingTexts';
 import type { ServiceContext } from '../context';
-import { ApiError, isApiError } from '../errors';
+import { ServiceError, isServiceError } from '../errors';
 import { Params, queryParams } from '../http/params';
 import type { Handler } from '../http/router';
 import { VideoStatus } from '../../shared/videoStatus';
@@ -38,7 +38,7 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
       const resume = await uploads.pendingUpload(videoId);
       // pendingUpload finishes an upload that was complete but never finished: then there is nothing left to upload.
       if ((await service.stores.videos.get(videoId))?.status !== VideoStatus.NotUploaded)
-        throw new ApiError('WRONG_STATE', 'the video already has its file');
+        throw new ServiceError('WRONG_STATE', 'the video already has its file');
       const serviceLimit =
         request.uploadType === 'silverlight' ? service.config.maxUploadBytesSilverlight : service.config.maxUploadBytesFlash;
       // The page's limit only narrows the service's; the ticket carries it, so tus enforces it too.
@@ -75,8 +75,8 @@ export function uploadPageHandler(service: ServiceContext, uploads: UploadServic
       // The page is framed by the host: whatever failed (a disk error, say), it shows the error page, never JSON.
       // A lost database or a full disk gets its own code there too (114, 113), logged once per outage.
       const failure = service.outages.answer(error);
-      if (!failure && !isApiError(error)) service.log.error('upload page failed', { error: String((error as Error)?.stack ?? error) });
-      const shown = failure ?? (isApiError(error) ? error : new ApiError('INTERNAL'));
+      if (!failure && !isServiceError(error)) service.log.error('upload page failed', { error: String((error as Error)?.stack ?? error) });
+      const shown = failure ?? (isServiceError(error) ? error : new ServiceError('INTERNAL'));
       sendErrorPage(
         res,
         shown,
