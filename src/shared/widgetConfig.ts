@@ -317,12 +317,23 @@ export type SignedOptions = Pick<BaseUploadConfig, SignedOption>;
  * (so no popup blocker refuses it) with a waiting line, and the upload page follows once
  * `config()` resolves. A rejection closes it and reports `onFailure` with reason `config`.
  */
-export type DeferredConfig<Config> = Config extends unknown ? Omit<Config, SignedOption> & { config: () => Promise<SignedOptions> } : never;
+export type DeferredConfig<Config> = Config extends unknown
+  ? Omit<Config, SignedOption> & Refused<SignedOption> & { config: () => Promise<SignedOptions> }
+  : never;
 
-type ModuleForms = (PopupUploadConfig & { form?: 'popup' }) | (OverlayUploadConfig & { form: 'overlay' });
+/**
+ * Options a call may not name, as optional `never`: a union's members otherwise let an object
+ * literal carry any member's option, and the runtime throws for what the types let through.
+ */
+type Refused<Option extends string> = { [Name in Option]?: never };
 
-/** The npm module's `openUpload` argument: the form picks which options are allowed (left/top/isTop only with the overlay). */
-export type ModuleUploadConfig = ModuleOptions & ModuleForms;
+type ModuleForms = (PopupUploadConfig & { form?: 'popup' } & Refused<keyof OverlayOptions>) | (OverlayUploadConfig & { form: 'overlay' });
+
+/**
+ * The npm module's `openUpload` argument: the form picks which options are allowed (left/top/isTop
+ * only with the overlay), and the signed options come here or from `config`, never both.
+ */
+export type ModuleUploadConfig = ModuleOptions & ModuleForms & Refused<'config'>;
 
 /** The npm module's `openUpload` argument with the signed options from `config()` (DeferredConfig). */
 export type DeferredModuleConfig = ModuleOptions & DeferredConfig<ModuleForms>;

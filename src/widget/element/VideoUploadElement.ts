@@ -1,4 +1,5 @@
 import {
+  type DeferredModuleConfig,
   type ModuleUploadConfig,
   type UploadErrorInfo,
   type UploadFailureInfo,
@@ -31,7 +32,7 @@ export interface VideoUploadElement extends HTMLElement {
    * Options that attributes cannot carry (functions such as `config`, objects), merged over the
    * attributes'. Handlers set here are called before the element's events.
    */
-  options: Partial<ModuleUploadConfig>;
+  options: Partial<ModuleUploadConfig | DeferredModuleConfig>;
   /** Where the upload stands; the `state` attribute reflects it. */
   readonly state: UploadStatus;
   /** Opens the uploader, as a click on the button does. Call it inside a click, or a popup is blocked (the overlay opens instead). */
@@ -62,7 +63,7 @@ const SHADOW =
  */
 export function videoUploadClass(): CustomElementConstructor {
   return class extends HTMLElement implements Omit<VideoUploadElement, 'addEventListener' | 'removeEventListener'> {
-    options: Partial<ModuleUploadConfig> = {};
+    options: Partial<ModuleUploadConfig | DeferredModuleConfig> = {};
     private status: UploadStatus = 'idle';
     private handle: UploadWidgetHandle | undefined;
     private readonly button: HTMLButtonElement;

@@ -40,6 +40,15 @@ afterEach(() => {
 });
 
 describe('openUpload with an async config', () => {
+  it('refuses signed options beside `config`, opening nothing: neither would be sure to win', () => {
+    fakePopup();
+    const call = { serviceUrl: SERVICE, appId: 'app-b', config: () => Promise.resolve(SIGNED) };
+    expect(() => openUpload(call as never)).toThrow(
+      new TypeError('openUpload: `appId` comes from `config()` when `config` is given, not from both'),
+    );
+    expect(window.open).not.toHaveBeenCalled();
+  });
+
   it('opens the popup inside the call with a waiting line, then moves it to the upload page with the signed options', async () => {
     const popup = fakePopup();
     const signed = later<typeof SIGNED>();

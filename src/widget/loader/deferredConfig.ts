@@ -37,6 +37,9 @@ export function openDeferred(raw: Record<string, unknown>, target: ModuleTarget,
   const { config, ...given } = raw;
   if (typeof config !== 'function')
     throw new TypeError('openUpload: `config` must be a function returning a promise of the signed options');
+  // Either could be meant to win: refused, as the types refuse it.
+  for (const name in PENDING)
+    if (name in given) throw new TypeError(`openUpload: \`${name}\` comes from \`config()\` when \`config\` is given, not from both`);
   // Programmer errors (an unknown option, a handler that is not a function) throw here, as without `config`.
   const first = checkConfig({ ...given, ...PENDING }, target.form, target.overlayRules);
   const lang = WIDGET_LANGUAGES.includes(given.lang as never) ? (given.lang as WidgetLanguage) : languageOf(win.navigator.language);
