@@ -5,3 +5,4 @@
 export { useVideoUpload, type VideoUpload } from './useVideoUpload';
 export { VideoUploadButton, type VideoUploadButtonProps } from './VideoUploadButton';
 export type { UploadSnapshot, UploadStatus } from '../track/trackUpload';
+export type { VideoUploadAttributes } from './jsx';
