@@ -1,4 +1,5 @@
 import type { AuthMsg, GetVideoReply, VideoListReply } from '../shared/apiReplies';
+import { RESULT_CODES } from '../shared/resultCodes';
 import { ApiError } from './errors';
 import { signScopedToken, signToken, timestampNow } from './signing';
 import { SourceFileGetType } from '../shared/videoStatus';
@@ -127,7 +128,8 @@ async function readReply<T>(reply: Promise<{ status: number; text(): Promise<str
   const result = body?.AuthMsg;
   if (typeof result?.ResultCode !== 'string')
     throw new ApiError('invalid-reply', `${what}: the reply (HTTP ${status}) is not the API's JSON`, status);
-  if (result.ResultCode !== '1') throw new ApiError(result.ResultCode, `${what}: ${result.ResultMessage ?? 'refused'}`, status);
+  if (result.ResultCode !== RESULT_CODES.OK.code)
+    throw new ApiError(result.ResultCode, `${what}: ${result.ResultMessage ?? 'refused'}`, status);
   return body as T;
 }
 

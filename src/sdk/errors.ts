@@ -5,7 +5,9 @@
 
 /**
  * A call the service refused or could not answer:
- * - `code` is the reply's ResultCode (`'101'` … `'500'`, see the error table in docs/api.md);
+ * - `code` is the reply's ResultCode (`'101'` … `'500'`, a `FailureCode` of the service's table in
+ *   src/shared/resultCodes.ts, listed in docs/api.md); kept a `string`, so a code a newer service adds
+ *   still reaches the caller;
  * - `'network'` when no reply came (`status` 0, the fetch error in `cause`);
  * - `'invalid-reply'` when the reply was not the API's JSON (a proxy's error page, say).
  */

@@ -1,30 +1,40 @@
-/**
- * Every failure the service can report, as data: one code per distinct failure.
- * Replies are built from this table in one place (`http/reply.ts`), and the upload
- * page renders the same codes as `ErrorCode : <code>, ErrorMessage : <message>`.
- */
-export const ERRORS = {
-  OK: { code: '1', message: 'OK', http: 200 },
-  MISSING_PARAMETER: { code: '101', message: 'Missing Parameter', http: 400 },
-  UNKNOWN_APP: { code: '102', message: 'AppId Not Exist', http: 401 },
-  TIMESTAMP_OUT_OF_RANGE: { code: '103', message: 'Timestamp Expired', http: 401 },
-  BAD_TOKEN: { code: '104', message: 'App SecretKey Error', http: 401 },
-  UNKNOWN_VIDEO: { code: '105', message: 'Video Not Exist', http: 404 },
-  INVALID_PARAMETER: { code: '106', message: 'Invalid Parameter', http: 400 },
-  WRONG_STATE: { code: '107', message: 'Video Status Error', http: 409 },
-  NO_PERMISSION: { code: '108', message: 'No Permission', http: 403 },
-  PAYLOAD_TOO_LARGE: { code: '109', message: 'Payload Too Large', http: 413 },
-  NOT_FOUND: { code: '110', message: 'Not Found', http: 404 },
-  METHOD_NOT_ALLOWED: { code: '111', message: 'Method Not Allowed', http: 405 },
-  FILE_TOO_LARGE: { code: '112', message: 'File Too Large', http: 413 },
-  NO_SPACE: { code: '113', message: 'Insufficient Storage', http: 507 },
-  DATABASE_UNAVAILABLE: { code: '114', message: 'Database Unavailable', http: 503 },
-  STORAGE_UNAVAILABLE: { code: '115', message: 'Storage Unavailable', http: 503 },
-  TOO_MANY_REQUESTS: { code: '116', message: 'Too Many Requests', http: 429 },
-  INTERNAL: { code: '500', message: 'Internal Error', http: 500 },
-} as const satisfies Record<string, { code: string; message: string; http: number }>;
+import { RESULT_CODES, type ResultName } from '../shared/resultCodes';
 
-export type ErrorName = Exclude<keyof typeof ERRORS, 'OK'>;
+/** The HTTP status each result is sent with: only the service's concern, so kept apart from the shared table. */
+const HTTP_STATUS = {
+  OK: 200,
+  MISSING_PARAMETER: 400,
+  UNKNOWN_APP: 401,
+  TIMESTAMP_OUT_OF_RANGE: 401,
+  BAD_TOKEN: 401,
+  UNKNOWN_VIDEO: 404,
+  INVALID_PARAMETER: 400,
+  WRONG_STATE: 409,
+  NO_PERMISSION: 403,
+  PAYLOAD_TOO_LARGE: 413,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  FILE_TOO_LARGE: 413,
+  NO_SPACE: 507,
+  DATABASE_UNAVAILABLE: 503,
+  STORAGE_UNAVAILABLE: 503,
+  TOO_MANY_REQUESTS: 429,
+  INTERNAL: 500,
+} as const satisfies Record<ResultName, number>;
+
+type ErrorRow<Name extends ResultName> = (typeof RESULT_CODES)[Name] & { readonly http: (typeof HTTP_STATUS)[Name] };
+
+/**
+ * Every outcome the service can report, as data: the shared table's code and message
+ * (src/shared/resultCodes.ts) with the HTTP status. Replies are built from it in one place
+ * (`http/reply.ts`), and the upload page renders the same codes as
+ * `ErrorCode : <code>, ErrorMessage : <message>`.
+ */
+export const ERRORS = Object.fromEntries(
+  Object.entries(RESULT_CODES).map(([name, row]) => [name, { ...row, http: HTTP_STATUS[name as ResultName] }]),
+) as { readonly [Name in ResultName]: ErrorRow<Name> };
+
+export type ErrorName = Exclude<ResultName, 'OK'>;
 
 /** Details often echo what the client sent (an Id, a value); a reply need not carry kilobytes of it back. */
 export const MAX_DETAIL_CHARS = 200;

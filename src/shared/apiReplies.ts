@@ -3,7 +3,7 @@
  * (src/sdk) reads them. Field names are the spec's, `MediaSever` included.
  */
 
-/** Every reply's envelope: ResultCode "1" is success, anything else a code from the error table. */
+/** Every reply's envelope: ResultCode "1" is success, anything else a code from the result table (resultCodes.ts). */
 export interface AuthMsg {
   ResultCode: string;
   ResultMessage: string;

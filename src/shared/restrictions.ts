@@ -36,7 +36,7 @@ function containerList(raw: string): unknown[] {
 
 /**
  * Reads and checks the restrictions (`get` gives a parameter's trimmed text, empty or undefined
- * when absent); a problem is the detail of a 106.
+ * when absent); a problem is the detail of an INVALID_PARAMETER (106).
  */
 export function decodeRestrictions(
   get: (name: keyof PageRestrictions) => string | undefined,

@@ -122,7 +122,7 @@ describe("the service's check of the restrictions", () => {
     [{ maxDuration: 'ten' }, 'maxDuration must be a number of seconds, more than 0'],
     [{ minDuration: '60', maxDuration: '30' }, 'minDuration must not be more than maxDuration'],
   ])('refuses %j (106): %s', (values, detail) => {
-    expect(restrictionsOf(values)).toEqual({ ok: false, problem: { code: '106', detail } });
+    expect(restrictionsOf(values)).toEqual({ ok: false, problem: { kind: 'INVALID_PARAMETER', detail } });
   });
 
   // The loader checks in the table's order too (validateConfig.ts): both name the same problem first.
@@ -142,9 +142,12 @@ describe("the service's check of the restrictions", () => {
     const query = (values: Record<string, string>) => (name: string) => values[name];
     expect(decodePageOptions(query({ uploadType: 'html5', form: 'popup' }))).toEqual({
       ok: false,
-      problem: { code: '106', detail: 'uploadType must be one of flash, silverlight' },
+      problem: { kind: 'INVALID_PARAMETER', detail: 'uploadType must be one of flash, silverlight' },
     });
-    expect(decodePageOptions(query({ needHandleSepcial: 'yes', form: 'popup' }))).toMatchObject({ ok: false, problem: { code: '106' } });
-    expect(decodePageOptions(() => undefined)).toEqual({ ok: false, problem: { code: '101', detail: 'form' } });
+    expect(decodePageOptions(query({ needHandleSepcial: 'yes', form: 'popup' }))).toMatchObject({
+      ok: false,
+      problem: { kind: 'INVALID_PARAMETER' },
+    });
+    expect(decodePageOptions(() => undefined)).toEqual({ ok: false, problem: { kind: 'MISSING_PARAMETER', detail: 'form' } });
   });
 });

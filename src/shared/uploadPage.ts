@@ -10,6 +10,7 @@ import {
 } from './widgetConfig';
 import { decodeStrings } from './i18n/checkStrings';
 import type { WidgetStrings } from './i18n/strings';
+import type { ResultName } from './resultCodes';
 import { decodeRestrictions, type ContentLimits, type PageRestrictions } from './restrictions';
 import { PAGE_OPTIONS, WIDGET_OPTIONS, type WidgetOption } from './widgetOptions';
 
@@ -84,9 +85,9 @@ export interface UploaderLook {
   radius?: string;
 }
 
-/** A refused query with the service's code: 101 missing, 106 not one of the allowed values. */
+/** A refused query, by its row of the result table: a missing option, or a value not one of those allowed. */
 export interface PageQueryProblem {
-  code: '101' | '106';
+  kind: Extract<ResultName, 'MISSING_PARAMETER' | 'INVALID_PARAMETER'>;
   detail: string;
 }
 
@@ -120,7 +121,7 @@ function decodeSources(raw: string): UploadSource[] | string {
 export function decodePageOptions(
   get: (name: keyof UploadPageQuery) => string | undefined,
 ): { ok: true; options: PageOptions } | { ok: false; problem: PageQueryProblem } {
-  const refused = (code: PageQueryProblem['code'], detail: string) => ({ ok: false as const, problem: { code, detail } });
+  const refused = (kind: PageQueryProblem['kind'], detail: string) => ({ ok: false as const, problem: { kind, detail } });
   const values: Partial<Record<PageOption, string>> = {};
   let strings: WidgetStrings = {};
   let restrictions: PageRestrictions | undefined;
@@ -132,28 +133,28 @@ export function decodePageOptions(
     if (check === 'signed' || check === undefined) continue;
     if (check === 'strings') {
       const decoded = decodeStrings(raw ?? '{}');
-      if (!decoded.ok) return refused('106', decoded.detail);
+      if (!decoded.ok) return refused('INVALID_PARAMETER', decoded.detail);
       strings = decoded.strings;
     } else if (check === 'restriction') {
       // All four at the first: they are checked against each other.
       if (restrictions) continue;
       const decoded = decodeRestrictions((restriction) => get(restriction)?.trim());
-      if (!decoded.ok) return refused('106', decoded.detail);
+      if (!decoded.ok) return refused('INVALID_PARAMETER', decoded.detail);
       restrictions = decoded.restrictions;
     } else if (check === 'sources') {
       const decoded = decodeSources(raw ?? '');
-      if (typeof decoded === 'string') return refused('106', `${name} ${decoded}`);
+      if (typeof decoded === 'string') return refused('INVALID_PARAMETER', `${name} ${decoded}`);
       sources = decoded;
     } else {
       const problem = raw === undefined ? undefined : problemWith(check, raw);
-      if (problem) return refused('106', `${name} ${problem}`);
+      if (problem) return refused('INVALID_PARAMETER', `${name} ${problem}`);
       values[name] = raw;
     }
   }
   const form = get('form')?.trim();
-  if (!form) return refused('101', 'form');
+  if (!form) return refused('MISSING_PARAMETER', 'form');
   const formProblem = problemWith(WIDGET_FORMS, form);
-  if (formProblem) return refused('106', `form ${formProblem}`);
+  if (formProblem) return refused('INVALID_PARAMETER', `form ${formProblem}`);
   const options = {
     uploadType: values.uploadType as UploadType,
     needHandleSepcial: values.needHandleSepcial === 'true',

@@ -84,8 +84,7 @@ export async function validatePageRequest(
   const { app, secret } = authenticateWidget(service, params);
   const videoId = params.require('videoId');
   const decoded = decodePageOptions((name) => params.get(name));
-  if (!decoded.ok)
-    throw new ServiceError(decoded.problem.code === '101' ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', decoded.problem.detail);
+  if (!decoded.ok) throw new ServiceError(decoded.problem.kind, decoded.problem.detail);
   const options = { ...decoded.options, lang: decoded.options.lang ?? languageOf(acceptLanguage ?? '') };
   const channel = params.require('channel');
   if (!CHANNEL.test(channel)) throw new ServiceError('INVALID_PARAMETER', 'channel must be 8 to 128 letters, digits, - or _');

@@ -1,3 +1,4 @@
+import type { ResultCodeOf } from '../../shared/resultCodes';
 import type { BaseUploadConfig, OverlayUploadConfig, PageOption, UploadEventHandlers, WidgetForm } from '../../shared/widgetConfig';
 import { DEFAULTS, HANDLERS, OVERLAY_OPTIONS, REQUIRED, RULES, type OVERLAY_RULES } from './optionRules';
 
@@ -8,9 +9,9 @@ import { DEFAULTS, HANDLERS, OVERLAY_OPTIONS, REQUIRED, RULES, type OVERLAY_RULE
  */
 type ResolvedConfig = Omit<OverlayUploadConfig, keyof UploadEventHandlers> & Required<Pick<BaseUploadConfig, keyof typeof DEFAULTS>>;
 
-/** A configuration error shown on the error page, with the service's code for the same failure (src/server/errors.ts). */
+/** A configuration error shown on the error page, with the service's code for the same failure (src/shared/resultCodes.ts). */
 interface ConfigProblem {
-  code: '101' | '106';
+  code: ResultCodeOf<'MISSING_PARAMETER' | 'INVALID_PARAMETER'>;
   message: string;
 }
 
@@ -55,7 +56,7 @@ export function checkConfig(raw: unknown, form: WidgetForm, overlayRules?: Overl
   }
 
   const videoId = typeof options.videoId === 'string' ? options.videoId.trim() : '';
-  // Codes and wording as the service's for the same failure (src/server/errors.ts, http/params.ts).
+  // Codes and wording as the service's for the same failure (src/shared/resultCodes.ts, http/params.ts).
   const problem = (code: ConfigProblem['code'], message: string): ConfigCheck => ({
     ok: false,
     problem: { code, message },

@@ -1,7 +1,8 @@
 import { fillIn, type StringKey, type StringTable } from '../../shared/i18n/strings';
+import type { ResultCodeOf } from '../../shared/resultCodes';
 
 /** The service's ResultCode for an app over one of its quotas: a wait helps, unlike other refusals. */
-const TOO_MANY_REQUESTS = '116';
+const TOO_MANY_REQUESTS: ResultCodeOf<'TOO_MANY_REQUESTS'> = '116';
 
 /** The uploader's texts as its components use them: the page's one table (UploadPageBoot.strings) with the values filled in. */
 export interface Texts {

@@ -9,6 +9,7 @@ import BaseUpload from 'tus-js-client/lib.esm/upload.js';
 import XHRHttpStack from 'tus-js-client/lib.esm/browser/httpStack.js';
 import NoopUrlStorage from 'tus-js-client/lib.esm/noopUrlStorage.js';
 import { REQUEST_ID_HEADER } from '../../shared/requestId';
+import type { ResultCodeOf } from '../../shared/resultCodes';
 import { TICKET_HEADER } from '../../shared/uploadPage';
 import { fetchProcessingStatus } from './processingStatus';
 
@@ -184,7 +185,7 @@ const STRAY_FAILURES_TO_ASK = 2;
 const statusAnswers = async (ticket: string) => (await fetchProcessingStatus(ticket)) !== undefined;
 
 /** The service's "Video Status Error": the video cannot take this upload at all (a 409 that is final). */
-const VIDEO_STATUS_ERROR = '107';
+const VIDEO_STATUS_ERROR: ResultCodeOf<'WRONG_STATE'> = '107';
 
 /**
  * A locked upload (423) or tus's own offset conflict (409), which the service words with an
