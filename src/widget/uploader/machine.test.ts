@@ -509,10 +509,14 @@ describe('machine: the retry policy', () => {
       liveStored,
     ).model;
     const quiet = runWith(LIVE_POLICY, recording, networkError(300));
-    expect([quiet.model.live?.waiting, quiet.model.notice, waits(quiet.effects)]).toEqual([false, null, [{ type: 'retryIn', ms: 0 }]]);
+    expect([quiet.model.liveUpload?.waiting, quiet.model.notice, waits(quiet.effects)]).toEqual([
+      false,
+      null,
+      [{ type: 'retryIn', ms: 0 }],
+    ]);
     expect(runWith(LIVE_POLICY, quiet.model, { type: 'retry' }).effects).toEqual([{ type: 'giveUp' }, { type: 'resumeTransport' }]);
     const news = runWith(LIVE_POLICY, quiet.model, { type: 'retry' }, networkError(300), { type: 'retry' }, networkError(300));
-    expect(news.model.live?.waiting).toBe(true);
+    expect(news.model.liveUpload?.waiting).toBe(true);
     expect(waits(news.effects).slice(-2)).toEqual([{ type: 'retryIn', ms: 10_000 }, { type: 'watchOnline' }]);
   });
 });
@@ -640,7 +644,9 @@ describe('machine: recording', () => {
     expect(two.model.state).toMatchObject({ kind: 'countdown', left: 2 });
     const started = run(two.model, { type: 'tick' }, { type: 'tick' });
     expect(started.model.state).toEqual({ kind: 'recording', source: 'camera', elapsedMs: 0, bytes: 0, stopping: false });
-    expect(ofType(started.effects, 'startRecorder')).toEqual([{ type: 'startRecorder', attempt: started.model.attempt, live: false }]);
+    expect(ofType(started.effects, 'startRecorder')).toEqual([
+      { type: 'startRecorder', attempt: started.model.attempt, uploadWhileRecording: false },
+    ]);
     expect(run(started.model, recorded(250_000, 2000)).model.state).toMatchObject({ bytes: 250_000, elapsedMs: 2000 });
   });
 
@@ -657,13 +663,15 @@ describe('machine: recording', () => {
 
   it('with uploadWhileRecording, uploads while recording; Upload sends the rest and declares the length', () => {
     const started = recordingWith(LIVE);
-    expect(ofType(started.effects, 'startRecorder')).toEqual([{ type: 'startRecorder', attempt: started.model.attempt, live: true }]);
+    expect(ofType(started.effects, 'startRecorder')).toEqual([
+      { type: 'startRecorder', attempt: started.model.attempt, uploadWhileRecording: true },
+    ]);
     const sending = runWith(LIVE, started.model, liveStored, progress(3000), { type: 'stopRecording', reason: 'stop' }, ended(TAKE));
-    expect(sending.model.live).toMatchObject({ url: LIVE_URL, sent: 3000, waiting: false });
+    expect(sending.model.liveUpload).toMatchObject({ url: LIVE_URL, sent: 3000, waiting: false });
     expect(posts(sending.effects), 'the host hears nothing before the take is kept').toEqual([]);
     const kept = run(sending.model, { type: 'keep' });
     expect(kept.model.state).toEqual({ kind: 'uploading', file: TAKE, sent: 3000, allSent: false });
-    expect(kept.model.live).toBeNull();
+    expect(kept.model.liveUpload).toBeNull();
     expect(kept.effects.map((effect) => effect.type)).toEqual(['closeSource', 'resetMeter', 'post', 'endLive']);
     const done = run(kept.model, progress(4000), succeeded);
     expect(done.model.state).toEqual({ kind: 'done', file: TAKE });
@@ -676,11 +684,11 @@ describe('machine: recording', () => {
   it('keeps recording through a network failure: the upload waits, continues on resume, and Upload then retries', () => {
     const cut = runWith(LIVE, recordingWith(LIVE).model, liveStored, progress(1000), networkError(800));
     expect(cut.model.state.kind).toBe('recording');
-    expect(cut.model.live).toMatchObject({ sent: 800, waiting: true });
+    expect(cut.model.liveUpload).toMatchObject({ sent: 800, waiting: true });
     expect(cut.model.notice).toEqual({ tone: 'error', text: SETUP.texts.networkError });
     const back = run(cut.model, { type: 'resume' });
     expect(back.effects).toEqual([{ type: 'giveUp' }, { type: 'resumeTransport' }]);
-    expect(back.model.live?.waiting).toBe(false);
+    expect(back.model.liveUpload?.waiting).toBe(false);
     const keptOffline = run(cut.model, { type: 'stopRecording', reason: 'stop' }, ended(TAKE), { type: 'keep' });
     expect(keptOffline.model.state).toMatchObject({ kind: 'retrying', sent: 800 });
     expect(ofType(keptOffline.effects, 'endLive')).toHaveLength(1);
@@ -692,7 +700,7 @@ describe('machine: recording', () => {
     const retake = run(review.model, { type: 'retake' });
     expect(retake.model.state).toEqual({ kind: 'preview', source: 'camera' });
     expect(retake.effects).toEqual([{ type: 'dropLive', uploadUrl: LIVE_URL }]);
-    expect(retake.model.live).toBeNull();
+    expect(retake.model.liveUpload).toBeNull();
     const stale = run(retake.model, { type: 'progress', attempt: oldAttempt, sent: 4000 });
     expect(stale.model).toEqual(retake.model);
   });
@@ -701,7 +709,7 @@ describe('machine: recording', () => {
     const stopped = runWith(LIVE, recordingWith(LIVE).model, liveStored, { type: 'stopRecording', reason: 'ended' }, ended(EMPTY_TAKE, 0));
     expect(stopped.model.state).toEqual({ kind: 'idle' });
     expect(stopped.model.notice).toEqual({ tone: 'error', text: SETUP.texts.nothingRecorded });
-    expect(stopped.model.live).toBeNull();
+    expect(stopped.model.liveUpload).toBeNull();
     expect(stopped.effects.slice(-2)).toEqual([{ type: 'closeSource' }, { type: 'dropLive', uploadUrl: LIVE_URL }]);
   });
 

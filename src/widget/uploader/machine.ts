@@ -65,7 +65,7 @@ type SendingKind = (typeof SENDING)[number];
 const PICKING = ['idle', 'failed', 'cancelled'] as const satisfies readonly StateKind[];
 type PickingKind = (typeof PICKING)[number];
 
-export type UploadState<F extends FileLike, H extends HandleLike> =
+export type UploaderState<F extends FileLike, H extends HandleLike> =
   /** `failed`: the file was refused (by the checks or by the service); `cancelled`: by the person. */
   | { kind: PickingKind }
   /** Reading the file's first bytes and fingerprint before any request. */
@@ -112,7 +112,7 @@ interface Notice {
 }
 
 export interface Model<F extends FileLike = FileLike, H extends HandleLike = HandleLike> {
-  state: UploadState<F, H>;
+  state: UploaderState<F, H>;
   /**
    * The upload the service holds for this video: from the page at first, then whichever this page
    * created or resumed, so a cancelled upload continues when the same file is chosen again.
@@ -133,7 +133,7 @@ export interface Model<F extends FileLike = FileLike, H extends HandleLike = Han
   /** The video's status after the upload, as the service last reported it. */
   videoStatus: number | undefined;
   /** The upload sent while recording, until the take is kept (it becomes the upload) or dropped. */
-  live: LiveUpload | null;
+  liveUpload: LiveUpload | null;
 }
 
 export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = HandleLike> =
@@ -238,10 +238,10 @@ export type Effect<F extends FileLike = FileLike, H extends HandleLike = HandleL
   /** Send `tick` in a second. */
   | { type: 'countdown' }
   /**
-   * Start recording; its events carry `attempt`. With `live`, also start an upload of deferred
+   * Start recording; its events carry `attempt`. With `uploadWhileRecording`, also start an upload of deferred
    * length fed by the recorder as it records (the transport's events carry the same attempt).
    */
-  | { type: 'startRecorder'; attempt: number; live: boolean }
+  | { type: 'startRecorder'; attempt: number; uploadWhileRecording: boolean }
   /** Stop recording: answered by `recordingEnded`. */
   | { type: 'stopRecorder' }
   /** The recording is whole: the upload sent while recording sends the rest and declares the length. */
@@ -299,13 +299,13 @@ export function initialModel<F extends FileLike, H extends HandleLike>(stored: R
     failures: 0,
     waiting: false,
     videoStatus: undefined,
-    live: null,
+    liveUpload: null,
   };
 }
 
-type Sending<F extends FileLike, H extends HandleLike> = Extract<UploadState<F, H>, { kind: SendingKind }>;
+type Sending<F extends FileLike, H extends HandleLike> = Extract<UploaderState<F, H>, { kind: SendingKind }>;
 
-export function isSending<F extends FileLike, H extends HandleLike>(state: UploadState<F, H>): state is Sending<F, H> {
+export function isSending<F extends FileLike, H extends HandleLike>(state: UploaderState<F, H>): state is Sending<F, H> {
   return (SENDING as readonly StateKind[]).includes(state.kind);
 }
 
@@ -558,20 +558,20 @@ function answerRisky<F extends FileLike, H extends HandleLike>(model: Model<F, H
 const RECORDING = ['permission', 'preview', 'countdown', 'recording', 'review'] as const satisfies readonly StateKind[];
 
 export function isRecording<F extends FileLike, H extends HandleLike>(
-  state: UploadState<F, H>,
-): state is Extract<UploadState<F, H>, { kind: (typeof RECORDING)[number] }> {
+  state: UploaderState<F, H>,
+): state is Extract<UploaderState<F, H>, { kind: (typeof RECORDING)[number] }> {
   return (RECORDING as readonly StateKind[]).includes(state.kind);
 }
 
 /** The upload sent while recording, when an event is of its attempt. */
-export function liveOf<F extends FileLike, H extends HandleLike>(model: Model<F, H>, attempt: number): LiveUpload | null {
-  return model.live?.attempt === attempt ? model.live : null;
+export function liveUploadOf<F extends FileLike, H extends HandleLike>(model: Model<F, H>, attempt: number): LiveUpload | null {
+  return model.liveUpload?.attempt === attempt ? model.liveUpload : null;
 }
 
 type EventType = UploadEvent['type'];
 /** A model in a state of kind `K`. */
 type In<K extends StateKind, F extends FileLike = FileLike, H extends HandleLike = HandleLike> = Model<F, H> & {
-  state: UploadState<F, H> & { kind: K };
+  state: UploaderState<F, H> & { kind: K };
 };
 
 /**

@@ -150,7 +150,7 @@ export function recorderSession(deps: SessionDeps): RecorderSession {
           timer = setTimeout(() => dispatch({ type: 'tick' }), SECOND);
           return;
         case 'startRecorder':
-          return start(effect.attempt, effect.live);
+          return start(effect.attempt, effect.uploadWhileRecording);
         case 'stopRecorder':
           stopWatching();
           return recorder?.stop();

@@ -7,7 +7,7 @@
 import type { RecordSource } from '../../../shared/widgetConfig';
 import {
   afterFailure,
-  liveOf,
+  liveUploadOf,
   post,
   type Arrow,
   type Effect,
@@ -20,7 +20,7 @@ import {
   type States,
   type Step,
   type UploadEvent,
-  type UploadState,
+  type UploaderState,
 } from '../machine';
 
 type RecordingKind = 'permission' | 'preview' | 'countdown' | 'recording' | 'review';
@@ -28,8 +28,8 @@ type RecordingKind = 'permission' | 'preview' | 'countdown' | 'recording' | 'rev
 /** Drops the take and the upload sent while recording, if any: later events of either are stale. */
 function dropTake<F extends FileLike, H extends HandleLike>(model: Model<F, H>): { model: Model<F, H>; effects: Effect<F, H>[] } {
   return {
-    model: { ...model, attempt: model.attempt + 1, live: null, notice: null, waiting: false },
-    effects: model.live ? [{ type: 'dropLive', uploadUrl: model.live.url }] : [],
+    model: { ...model, attempt: model.attempt + 1, liveUpload: null, notice: null, waiting: false },
+    effects: model.liveUpload ? [{ type: 'dropLive', uploadUrl: model.liveUpload.url }] : [],
   };
 }
 
@@ -43,21 +43,21 @@ function sourceFailure(setup: MachineSetup, source: RecordSource, failure: Sourc
 function countdownTick<F extends FileLike, H extends HandleLike>(
   model: Model<F, H>,
   setup: MachineSetup,
-  state: Extract<UploadState<F, H>, { kind: 'countdown' }>,
+  state: Extract<UploaderState<F, H>, { kind: 'countdown' }>,
 ): Step<F, H> {
   if (state.left > 1) return { model: { ...model, state: { ...state, left: state.left - 1 } }, effects: [{ type: 'countdown' }] };
   const attempt = model.attempt + 1;
-  const live = setup.uploadWhileRecording;
+  const { uploadWhileRecording } = setup;
   return {
     model: {
       ...model,
       attempt,
-      live: live ? { attempt, url: undefined, sent: 0, confirmed: 0, waiting: false } : null,
+      liveUpload: uploadWhileRecording ? { attempt, url: undefined, sent: 0, confirmed: 0, waiting: false } : null,
       failures: 0,
       waiting: false,
       state: { kind: 'recording', source: state.source, elapsedMs: 0, bytes: 0, stopping: false },
     },
-    effects: [{ type: 'startRecorder', attempt, live }],
+    effects: [{ type: 'startRecorder', attempt, uploadWhileRecording }],
   };
 }
 
@@ -67,12 +67,12 @@ function countdownTick<F extends FileLike, H extends HandleLike>(
  * is checked and uploaded as a chosen file is.
  */
 function keep<F extends FileLike, H extends HandleLike>(model: Model<F, H>, file: F): Step<F, H> {
-  const { live } = model;
+  const live = model.liveUpload;
   if (live)
     return {
       model: {
         ...model,
-        live: null,
+        liveUpload: null,
         notice: live.waiting ? model.notice : null,
         state: { kind: live.waiting ? 'retrying' : 'uploading', file, sent: live.sent, allSent: false },
       },
@@ -115,55 +115,55 @@ function cutNotice(setup: MachineSetup, reason: Extract<UploadEvent, { type: 'st
 }
 
 /** The upload sent while recording (`uploadWhileRecording`), while it records and until the take is kept or dropped. */
-const liveUpload: StateNode<'recording' | 'review'> = {
+const liveUploadEvents: StateNode<'recording' | 'review'> = {
   progress: {
     run: (model, event) => {
-      const live = liveOf(model, event.attempt);
-      return live ? { model: { ...model, live: { ...live, sent: event.sent } }, effects: [] } : same(model);
+      const live = liveUploadOf(model, event.attempt);
+      return live ? { model: { ...model, liveUpload: { ...live, sent: event.sent } }, effects: [] } : same(model);
     },
   },
   // Refused: the take is uploaded whole once kept, and a refusal then is reported.
   refused: {
     run: (model, event) =>
-      liveOf(model, event.attempt)
-        ? { model: { ...model, live: null, waiting: false }, effects: [{ type: 'releaseTransport' }] }
+      liveUploadOf(model, event.attempt)
+        ? { model: { ...model, liveUpload: null, waiting: false }, effects: [{ type: 'releaseTransport' }] }
         : same(model),
   },
   // The recording goes on and its data waits; the upload is tried again as any is (the retry policy).
   networkError: {
     run: (model, event, setup) => {
-      const live = liveOf(model, event.attempt);
+      const live = liveUploadOf(model, event.attempt);
       if (!live) return same(model);
       const policy = afterFailure(model, setup, event.online);
       if (!policy.news) return policy;
       return {
         model: {
           ...policy.model,
-          live: { ...live, sent: event.bytesUploaded, waiting: true },
+          liveUpload: { ...live, sent: event.bytesUploaded, waiting: true },
           notice: { tone: 'error', text: setup.texts.networkError },
         },
         effects: policy.effects,
       };
     },
   },
-  resume: { run: (model) => (model.live?.waiting ? resumeLive(model, model.live) : same(model)) },
+  resume: { run: (model) => (model.liveUpload?.waiting ? resumeLive(model, model.liveUpload) : same(model)) },
   retry: {
     run: (model) => {
       if (!model.waiting) return same(model);
-      if (model.live?.waiting) return resumeLive(model, model.live);
+      if (model.liveUpload?.waiting) return resumeLive(model, model.liveUpload);
       return { model: { ...model, waiting: false }, effects: [{ type: 'resumeTransport' }] };
     },
   },
   liveStored: {
     run: (model, event) => {
-      const live = liveOf(model, event.attempt);
+      const live = liveUploadOf(model, event.attempt);
       if (!live) return same(model);
       // More bytes confirmed: the retry policy counts failures anew.
       const grew = event.offset > live.confirmed;
       return {
         model: {
           ...model,
-          live: { ...live, url: event.uploadUrl, confirmed: Math.max(live.confirmed, event.offset) },
+          liveUpload: { ...live, url: event.uploadUrl, confirmed: Math.max(live.confirmed, event.offset) },
           failures: grew ? 0 : model.failures,
         },
         effects: [],
@@ -172,8 +172,11 @@ const liveUpload: StateNode<'recording' | 'review'> = {
   },
 };
 
-function resumeLive<F extends FileLike, H extends HandleLike>(model: Model<F, H>, live: NonNullable<Model['live']>): Step<F, H> {
-  return { model: { ...model, live: { ...live, waiting: false }, notice: null, waiting: false }, effects: [{ type: 'resumeTransport' }] };
+function resumeLive<F extends FileLike, H extends HandleLike>(model: Model<F, H>, live: NonNullable<Model['liveUpload']>): Step<F, H> {
+  return {
+    model: { ...model, liveUpload: { ...live, waiting: false }, notice: null, waiting: false },
+    effects: [{ type: 'resumeTransport' }],
+  };
 }
 
 /**
@@ -216,7 +219,7 @@ export const RECORDER_STATES: States = {
     cancelRecording,
   },
   recording: {
-    ...liveUpload,
+    ...liveUploadEvents,
     recorded: {
       run: (model, event) =>
         event.attempt === model.attempt
@@ -253,7 +256,7 @@ export const RECORDER_STATES: States = {
     cancelRecording,
   },
   review: {
-    ...liveUpload,
+    ...liveUploadEvents,
     keep: {
       to: { uploading: 'sent while recording', retrying: 'sent while recording', checking: true },
       run: (model) => keep(model, model.state.file),
