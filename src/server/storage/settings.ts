@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Schema } from './schema';
 
 /** What the service keeps once for all its instances (never shown in a reply or a log line). */
-export type SettingName = 'ticket_key' | 'demo_app';
+export type StoredSettingName = 'ticket_key' | 'demo_app';
 
 /**
  * The owner of the `settings` table: values every instance on one database must agree on (the
@@ -16,7 +16,7 @@ export class SettingStore {
    * The stored value of `name`, storing `offered` first when there is none. Insert-if-absent is
    * one statement, so instances starting together all end with the same value.
    */
-  async settle(name: SettingName, offered: string, now: number): Promise<string> {
+  async settle(name: StoredSettingName, offered: string, now: number): Promise<string> {
     await this.db
       .insertInto('settings')
       .values({ name, value: offered, created_at: now })

@@ -62,7 +62,7 @@ interface UploadRecord {
  * sent again); `tail` is `<id>.part`, bytes short of a part that begin part n + 1; `done` once the
  * object exists.
  */
-interface UploadState extends UploadRecord {
+interface BucketUpload extends UploadRecord {
   parts: StoredPart[];
   tail: Buffer | undefined;
   /** The tail's length (known without its bytes after a write). */
@@ -80,7 +80,7 @@ interface TailObject {
 
 /** What one request's store calls share: each upload's state as read once, and the request body's declared length. */
 interface RequestScope {
-  states: Map<string, Promise<UploadState>>;
+  states: Map<string, Promise<BucketUpload>>;
   bodyBytes: number | undefined;
 }
 
@@ -93,7 +93,7 @@ interface SavedRecord {
   part_size?: number;
 }
 
-function offsetOf(state: UploadState): number {
+function offsetOf(state: BucketUpload): number {
   if (state.done) return state.upload.size ?? 0;
   return state.parts.reduce((sum, part) => sum + part.size, 0) + state.tailSize;
 }
@@ -145,7 +145,7 @@ const isMissing = (error: unknown) => {
  */
 export class BucketStore extends DataStore {
   private readonly requests = new AsyncLocalStorage<RequestScope>();
-  private readonly kept = new Map<string, { record: UploadRecord; state: UploadState | undefined }>();
+  private readonly kept = new Map<string, { record: UploadRecord; state: BucketUpload | undefined }>();
   /**
    * Writes begun and ended per upload, for the most recent uploads. A read that overlaps a write
    * may hold what the bucket held before it: it must not replace what the write left (a HEAD
@@ -202,7 +202,7 @@ export class BucketStore extends DataStore {
     this.writes.set(id, writes);
   }
 
-  private remember(id: string, state: UploadState): void {
+  private remember(id: string, state: BucketUpload): void {
     this.changing(id);
     this.requests.getStore()?.states.set(id, Promise.resolve(state));
     this.keep(state);
@@ -221,7 +221,7 @@ export class BucketStore extends DataStore {
    * it changes any more), and, with this instance alone, the whole state (with neither the tail's
    * bytes, read again when needed, nor a finished upload's parts).
    */
-  private keep(state: UploadState): void {
+  private keep(state: BucketUpload): void {
     const { upload, key, multipartId, partBytes } = state;
     if (upload.size === undefined && !this.alone) return;
     this.kept.delete(upload.id); // set again below, as the most recent
@@ -231,7 +231,7 @@ export class BucketStore extends DataStore {
   }
 
   /** The upload's state, read from the bucket once per request. */
-  private state(id: string): Promise<UploadState> {
+  private state(id: string): Promise<BucketUpload> {
     const cache = this.requests.getStore()?.states;
     let state = cache?.get(id);
     if (!state) {
@@ -243,7 +243,7 @@ export class BucketStore extends DataStore {
     return state;
   }
 
-  private async readState(id: string): Promise<UploadState> {
+  private async readState(id: string): Promise<BucketUpload> {
     const writesBefore = this.writes.get(id);
     const known = this.kept.get(id)?.state;
     if (known && known.tailSize === 0) return known;
@@ -383,7 +383,7 @@ export class BucketStore extends DataStore {
     const partBytes = upload.size === undefined ? this.deferredPartBytes : partBytesFor(upload.size);
     await this.call(async () => {
       const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }));
-      const state: UploadState = {
+      const state: BucketUpload = {
         upload,
         key,
         multipartId: UploadId!,
@@ -486,7 +486,7 @@ export class BucketStore extends DataStore {
       );
       const parts = [...state.parts, ...sent.filter((result) => typeof result !== 'number')];
       const tailSize = sent.find((result) => typeof result === 'number') ?? 0;
-      const next: UploadState = { ...state, parts, tail: undefined, tailSize, tailObject: tailSize > 0, done: false };
+      const next: BucketUpload = { ...state, parts, tail: undefined, tailSize, tailObject: tailSize > 0, done: false };
       const finishing = offsetOf(next) === size;
       // An old `.part` that no new one replaced is deleted once the parts that took its bytes are
       // stored: a crash before leaves it uncounted (it names a stored part), never lost.
@@ -521,7 +521,7 @@ export class BucketStore extends DataStore {
     }
   }
 
-  private async completeMultipart(state: UploadState): Promise<void> {
+  private async completeMultipart(state: BucketUpload): Promise<void> {
     await this.client.send(
       new CompleteMultipartUploadCommand({
         Bucket: this.bucket,
