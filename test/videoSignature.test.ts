@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Container } from '../src/shared/widgetConfig';
 import { containerNameOf } from '../src/widget/uploader/limits';
-import { SIGNATURE_BYTES, sniffVideoContainer, videoContainerOf, type VideoContainer } from '../src/widget/uploader/videoSignature';
+import { SIGNATURE_BYTES, sniffContainerFamily, containerFamilyOf, type ContainerFamily } from '../src/widget/uploader/videoSignature';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'signature-'));
@@ -31,8 +31,8 @@ async function made(name: string, extra: string[] = []): Promise<Uint8Array> {
   return new Uint8Array(readFileSync(file));
 }
 
-describe('videoContainerOf, on files ffmpeg writes', () => {
-  it.each<[string, VideoContainer, string[]]>([
+describe('containerFamilyOf, on files ffmpeg writes', () => {
+  it.each<[string, ContainerFamily, string[]]>([
     ['a.mp4', 'mp4', []],
     ['a.mov', 'mp4', []],
     ['a.m4v', 'mp4', []],
@@ -51,7 +51,7 @@ describe('videoContainerOf, on files ffmpeg writes', () => {
     ['a.dv', 'dv', ['-target', 'pal-dv']],
   ])('%s is %s', async (name, container, extra) => {
     const bytes = await made(name, extra);
-    expect(videoContainerOf(bytes.subarray(0, SIGNATURE_BYTES))).toBe(container);
+    expect(containerFamilyOf(bytes.subarray(0, SIGNATURE_BYTES))).toBe(container);
   });
 });
 
@@ -81,7 +81,7 @@ describe('containerNameOf, on files ffmpeg writes: the names the `accept` option
   });
 });
 
-describe('videoContainerOf, on what is not a video', () => {
+describe('containerFamilyOf, on what is not a video', () => {
   it.each([
     ['plain text', new TextEncoder().encode('hello, this is a text file renamed to fake.mp4\n'.repeat(30))],
     ['a PNG picture', Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])],
@@ -90,12 +90,12 @@ describe('videoContainerOf, on what is not a video', () => {
     ['zeros', new Uint8Array(SIGNATURE_BYTES)],
     ['a too-short head', Uint8Array.from([0x1a, 0x45])],
   ])('%s is none', (_name, head) => {
-    expect(videoContainerOf(head)).toBeNull();
+    expect(containerFamilyOf(head)).toBeNull();
   });
 
   it('reads only the head of a Blob', async () => {
     const head = Uint8Array.from([0x1a, 0x45, 0xdf, 0xa3]);
     const blob = new Blob([head, new Uint8Array(5 * SIGNATURE_BYTES)]);
-    expect(await sniffVideoContainer(blob)).toBe('matroska');
+    expect(await sniffContainerFamily(blob)).toBe('matroska');
   });
 });

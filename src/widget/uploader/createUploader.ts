@@ -30,7 +30,7 @@ import { throttle } from './throttle';
 import { transportEvents } from './transportEvents';
 import type { StartUpload, UploadControl } from './uploadCore';
 import type { previewVideo } from './videoPreview';
-import { sniffVideoContainer } from './videoSignature';
+import { sniffContainerFamily } from './videoSignature';
 
 /** The host's `onProgress` at most 10 times a second. */
 const PROGRESS_PERIOD_MS = 100;
@@ -121,7 +121,7 @@ async function check(
   { limits: set, texts }: MachineSetup,
 ): Promise<CheckOutcome> {
   try {
-    if (!(await sniffVideoContainer(file))) return { type: 'checkFailed', refusal: 'notVideoContent' };
+    if (!(await sniffContainerFamily(file))) return { type: 'checkFailed', refusal: 'notVideoContent' };
     const refused = await limits?.checkLimits(file, set, preview, texts);
     if (refused) return { type: 'checkFailed', ...refused };
     return { type: 'checked', print: await fingerprint(file) };

@@ -9,7 +9,7 @@ import type { Container, FileRefusal } from '../../shared/widgetConfig';
 import { formatDuration } from './format';
 import type { Texts } from './i18n';
 import type { PreviewResult, previewVideo } from './videoPreview';
-import { SIGNATURE_BYTES, videoContainerOf, type VideoContainer } from './videoSignature';
+import { SIGNATURE_BYTES, containerFamilyOf, type ContainerFamily } from './videoSignature';
 
 /** How people write the containers' names (the same in every language). */
 const LABELS: Record<Container, string> = {
@@ -31,7 +31,7 @@ const LABELS: Record<Container, string> = {
 };
 
 /** The `accept` name of the containers the signature check knows by one name only. */
-const NAMES: Record<Exclude<VideoContainer, 'mp4' | 'matroska'>, Container> = {
+const NAMES: Record<Exclude<ContainerFamily, 'mp4' | 'matroska'>, Container> = {
   avi: 'avi',
   flv: 'flv',
   asf: 'wmv',
@@ -54,7 +54,7 @@ function ascii(head: Uint8Array, at: number, text: string): boolean {
  * one-byte size, the text: `webm`, else Matroska, EBML's default). Null: no video container.
  */
 export function containerNameOf(head: Uint8Array): Container | null {
-  const container = videoContainerOf(head);
+  const container = containerFamilyOf(head);
   if (container === 'mp4') {
     if (!ascii(head, 4, 'ftyp')) return 'mov';
     const brand = String.fromCharCode(...head.subarray(8, 12));

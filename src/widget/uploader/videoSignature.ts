@@ -8,7 +8,11 @@
 /** Bytes read from the start of the file: MPEG-TS needs three 192-byte packets, the rest far less. */
 export const SIGNATURE_BYTES = 1024;
 
-export type VideoContainer = 'mp4' | 'matroska' | 'avi' | 'mpeg-ts' | 'flv' | 'asf' | 'mpeg-ps' | 'ogg' | 'realmedia' | 'mxf' | 'dv';
+/**
+ * The family a file's first bytes show, which may hold several of the `accept` option's
+ * `Container` names: `mp4` is also MOV, M4V and 3GP, `matroska` also WebM and MKV (limits.ts).
+ */
+export type ContainerFamily = 'mp4' | 'matroska' | 'avi' | 'mpeg-ts' | 'flv' | 'asf' | 'mpeg-ps' | 'ogg' | 'realmedia' | 'mxf' | 'dv';
 
 function ascii(head: Uint8Array, at: number, text: string): boolean {
   if (head.length < at + text.length) return false;
@@ -31,7 +35,7 @@ function isoMedia(head: Uint8Array): boolean {
   return ['ftyp', 'moov', 'mdat', 'wide', 'free', 'skip', 'pnot'].some((box) => ascii(head, 4, box));
 }
 
-const SIGNATURES: readonly [VideoContainer, (head: Uint8Array) => boolean][] = [
+const SIGNATURES: readonly [ContainerFamily, (head: Uint8Array) => boolean][] = [
   ['mp4', isoMedia],
   ['matroska', (head) => bytesAt(head, 0, [0x1a, 0x45, 0xdf, 0xa3])], // EBML: MKV and WebM
   ['avi', (head) => ascii(head, 0, 'RIFF') && ascii(head, 8, 'AVI ')],
@@ -46,11 +50,11 @@ const SIGNATURES: readonly [VideoContainer, (head: Uint8Array) => boolean][] = [
 ];
 
 /** The container the head belongs to, or null when it matches none of the video containers we know. */
-export function videoContainerOf(head: Uint8Array): VideoContainer | null {
+export function containerFamilyOf(head: Uint8Array): ContainerFamily | null {
   return SIGNATURES.find(([, matches]) => matches(head))?.[0] ?? null;
 }
 
 /** Reads only the file's first bytes. */
-export async function sniffVideoContainer(file: Blob): Promise<VideoContainer | null> {
-  return videoContainerOf(new Uint8Array(await file.slice(0, SIGNATURE_BYTES).arrayBuffer()));
+export async function sniffContainerFamily(file: Blob): Promise<ContainerFamily | null> {
+  return containerFamilyOf(new Uint8Array(await file.slice(0, SIGNATURE_BYTES).arrayBuffer()));
 }
