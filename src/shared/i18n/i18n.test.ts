@@ -10,33 +10,10 @@ const ENGLISH = stringTable('en');
 const KEYS = Object.keys(ENGLISH).sort();
 
 describe('the languages', () => {
-  it('are the ones the uploader speaks, each complete (below)', () => {
-    expect([...WIDGET_LANGUAGES]).toEqual([
-      'en',
-      'zh-CN',
-      'zh-TW',
-      'ja',
-      'ko',
-      'es',
-      'fr',
-      'de',
-      'pt-BR',
-      'ar',
-      'it',
-      'nl',
-      'pl',
-      'sv',
-      'cs',
-      'tr',
-      'ru',
-      'uk',
-      'vi',
-      'id',
-      'th',
-      'hi',
-      'he',
-      'fa',
-    ]);
+  it('are at least 24, each a language of its own, each complete (below)', () => {
+    // The list itself is written once, in widgetConfig.ts; tables.ts must give each its texts.
+    expect(WIDGET_LANGUAGES.length).toBeGreaterThanOrEqual(24);
+    expect(new Set(WIDGET_LANGUAGES.map((lang) => JSON.stringify(stringTable(lang)))).size).toBe(WIDGET_LANGUAGES.length);
   });
 
   it('are laid out right to left where the script is: Arabic, Hebrew and Persian', () => {
