@@ -329,7 +329,8 @@ export function askingNow<F extends FileLike, H extends HandleLike>(model: Model
  * `offline` like `retrying`, and the three picking states alike. Focus moves when this changes.
  */
 export type Screen = 'picker' | 'checking' | 'sending' | 'paused' | 'waiting' | 'done' | RecordingKind;
-type RecordingKind = 'permission' | 'preview' | 'countdown' | 'recording' | 'review';
+/** The recorder's states, each a screen of its own. */
+export type RecordingKind = 'permission' | 'preview' | 'countdown' | 'recording' | 'review';
 export function screenOf(state: { kind: StateKind }): Screen {
   switch (state.kind) {
     case 'permission':

@@ -1,7 +1,5 @@
 import type { RecordSource } from '../../../shared/widgetConfig';
-import type { UploadEvent } from '../machine';
-
-type SourceFailure = Extract<UploadEvent, { type: 'sourceFailed' }>['failure'];
+import type { SourceFailure } from '../machine';
 
 /** The person (or a policy) refused, there is no such device, or anything else. */
 export class SourceError extends Error {

@@ -15,6 +15,7 @@ import {
   type HandleLike,
   type MachineSetup,
   type Model,
+  type RecordingKind,
   type SourceFailure,
   type StateNode,
   type States,
@@ -22,8 +23,6 @@ import {
   type UploadEvent,
   type UploaderState,
 } from '../machine';
-
-type RecordingKind = 'permission' | 'preview' | 'countdown' | 'recording' | 'review';
 
 /** Drops the take and the upload sent while recording, if any: later events of either are stale. */
 function dropTake<F extends FileLike, H extends HandleLike>(model: Model<F, H>): { model: Model<F, H>; effects: Effect<F, H>[] } {
