@@ -69,7 +69,8 @@ function isInfo(value: unknown): value is Record<string, unknown> {
     isOptional(value.fileSize, 'number') &&
     isOptional(value.code, 'string') &&
     isOptional(value.bytesUploaded, 'number') &&
-    isOptional(value.requestId, 'string')
+    isOptional(value.requestId, 'string') &&
+    isOptional(value.hint, 'string')
   );
 }
 

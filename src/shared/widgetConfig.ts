@@ -129,17 +129,24 @@ export interface UploadFailureInfo {
   fileSize?: number;
   /** The service's id of the request it refused (its `X-Request-Id`): quote it to the service's operator. */
   requestId?: string;
+  /**
+   * For the site's developer, in English: what to check, such as the `serviceUrl` or the app's
+   * `allowedOrigins`. Also logged to the console as a warning; never shown to the person.
+   */
+  hint?: string;
 }
 
 /**
  * The codes the widget gives itself (the service's are numbers, such as "104"):
  * - `config`: the page's `config()` rejected (reason `config`);
+ * - `unanswered`: the upload page did not say it was there within 10 s of the open (a `serviceUrl`
+ *   that reaches nothing, a service that is down); reason `validation`, with a `hint`;
  * - `unreachable`: the upload page loaded, but its upload endpoint cannot be reached from the
  *   page's origin (a proxy that does not pass the tus path on, or an address other than
  *   `PUBLIC_URL` that only partly reaches the service); reason `validation`: nothing can be
  *   uploaded until the setting changes, and the message names both origins.
  */
-export type WidgetCode = 'config' | 'unreachable';
+export type WidgetCode = 'config' | 'unanswered' | 'unreachable';
 
 /** Sent to `onError` when a network problem outlasted the automatic retries. */
 export interface UploadErrorInfo {
@@ -187,7 +194,10 @@ export interface UploadProcessedInfo {
 export interface UploadEventHandlers {
   /** Called once when the video file is completely stored by the service. */
   onSuccess?: (info: UploadSuccessInfo) => void;
-  /** Called once when the upload failed or the widget closed with no file uploaded. */
+  /**
+   * Called once per open: at its first failure (a refused file or upload, a refused configuration,
+   * a service that did not answer), else when the widget closes with no file stored.
+   */
   onFailure?: (info: UploadFailureInfo) => void;
   /** Called when a network problem outlasted the retries. */
   onError?: (info: UploadErrorInfo) => void;

@@ -181,6 +181,7 @@ function fakePopup() {
   const popup = {
     closed: false,
     document: document.implementation.createHTMLDocument(''),
+    location: { href: 'about:blank', replace: vi.fn() },
     focus: vi.fn(),
     close: vi.fn(() => {
       popup.closed = true;
@@ -254,11 +255,16 @@ describe('page events', () => {
 
 /** The error page is written once its part has come (here at once, bundled). */
 const settled = () => new Promise((resolve) => setTimeout(resolve));
+const outcome = (done: Promise<unknown>) =>
+  done.then(
+    (value) => ({ resolved: value }),
+    (error: unknown) => ({ rejected: error }),
+  );
 
 describe('configuration errors the loader sees itself', () => {
   it('show the error page in a blank window without loading the upload page, and report the failure', async () => {
     const on = handlers();
-    const { popup, url } = openPopupWidget({ appId: '', ...on });
+    const { popup, url, handle } = openPopupWidget({ appId: '', ...on });
     expect(url).toBe('');
     await settled();
     const lines = [...popup.document.body.querySelectorAll('h1, p, button')].map((node) => node.textContent);
@@ -266,7 +272,10 @@ describe('configuration errors the loader sees itself', () => {
       'The upload cannot start',
       'ErrorCode : 101, ErrorMessage : Missing Parameter: appId',
       'The site owner can fix this setting.',
+      expect.stringMatching(/^Reference: [0-9a-f]{32}$/),
+      'Close',
     ]);
+    expect(await outcome(handle.done)).toEqual({ rejected: expect.objectContaining({ kind: 'failure', code: '101' }) });
     expect(popup.document.documentElement.lang).toBe('en');
     // A line of its own for readers of textContent too.
     expect(popup.document.body.textContent!.split('\n')).toContain('ErrorCode : 101, ErrorMessage : Missing Parameter: appId');
@@ -277,6 +286,10 @@ describe('configuration errors the loader sees itself', () => {
       code: '101',
       message: 'Missing Parameter: appId',
     });
+    // Its Close button closes the widget, which reports nothing more: onFailure fires once per open.
+    popup.document.querySelector('button')!.click();
+    expect(popup.close).toHaveBeenCalled();
+    expect(on.onFailure).toHaveBeenCalledOnce();
   });
 
   it('speak the configured language, even when another option is wrong', async () => {
@@ -306,12 +319,6 @@ describe('events and done', () => {
   const PROCESSED = { type: 'processed', info: { videoId: 'v-1', status: 1 } } as const;
   const events = () => ({ onProgress: vi.fn(), onStateChange: vi.fn(), onProcessed: vi.fn() });
   /** What `done` settled with, once it has. */
-  const outcome = (done: Promise<unknown>) =>
-    done.then(
-      (value) => ({ resolved: value }),
-      (error: unknown) => ({ rejected: error }),
-    );
-
   it('relays progress, state changes and processing outcomes from the page, and nothing once closed', () => {
     const on = events();
     const { page, channel, handle } = openPopupWidget(on);
@@ -414,6 +421,69 @@ describe('events and done', () => {
     } finally {
       process.off('unhandledRejection', unhandled);
     }
+  });
+});
+
+describe('a page that never says it is there', () => {
+  it('ends the open after 10 s with code `unanswered`, shows our own error page and hints at serviceUrl in the console', async () => {
+    vi.useFakeTimers();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const on = handlers();
+    const { popup, handle, channel } = openPopupWidget(on);
+    // The browser's own error page, of no origin the host can read, until the loader sends the window away.
+    popup.location.href = 'chrome-error://chromewebdata/';
+    popup.location.replace.mockImplementation((address: string) => {
+      popup.location.href = address;
+      // A new blank document of the host's origin, once loaded (jsdom's own stay `loading`).
+      popup.document = document.implementation.createHTMLDocument('');
+      Object.defineProperty(popup.document, 'readyState', { value: 'complete' });
+    });
+    vi.advanceTimersByTime(9_999);
+    expect(on.onFailure).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    const failure = {
+      videoId: 'v-1',
+      reason: 'validation',
+      code: 'unanswered',
+      message: 'No Answer: the upload page did not load within 10 s',
+      hint: expect.stringContaining('serviceUrl'),
+    };
+    expect(on.onFailure).toHaveBeenCalledExactlyOnceWith(failure);
+    expect(await outcome(handle.done)).toEqual({ rejected: expect.objectContaining({ kind: 'failure', code: 'unanswered' }) });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(popup.location.replace).toHaveBeenCalledWith('about:blank');
+    expect(popup.document.body.textContent).toContain(
+      'ErrorCode : unanswered, ErrorMessage : No Answer: the upload page did not load within 10 s',
+    );
+    expect(popup.document.body.textContent).toContain(`Reference: ${channel}`);
+    // The hint is the developer's: in the console and the event, never on the page.
+    expect(warn).toHaveBeenCalledWith('openUpload:', expect.stringContaining('serviceUrl'));
+    expect(popup.document.body.textContent).not.toContain('serviceUrl');
+    popup.document.querySelector('button')!.click();
+    expect(popup.close).toHaveBeenCalled();
+    expect(on.onFailure).toHaveBeenCalledOnce();
+  });
+
+  it('leaves a page that said it is there alone', () => {
+    vi.useFakeTimers();
+    const on = handlers();
+    const { page, channel, popup } = openPopupWidget(on);
+    fromPage(page, { type: 'ready', valid: true }, channel);
+    vi.advanceTimersByTime(60_000);
+    expect(on.onFailure).not.toHaveBeenCalled();
+    expect(popup.location.replace).not.toHaveBeenCalled();
+  });
+});
+
+describe('onFailure', () => {
+  it('fires once per open: a refused file, then a close, is one failure, and done rejects with it', async () => {
+    const on = handlers();
+    const { page, channel, handle } = openPopupWidget(on);
+    const rejected = { videoId: 'v-1', reason: 'rejected', code: 'notVideo', message: 'not a video', fileName: 'a.txt' } as const;
+    fromPage(page, { type: 'failure', info: rejected }, channel);
+    handle.close();
+    expect(on.onFailure).toHaveBeenCalledExactlyOnceWith(rejected);
+    expect(await outcome(handle.done)).toEqual({ rejected: expect.objectContaining({ kind: 'failure', code: 'notVideo' }) });
   });
 });
 

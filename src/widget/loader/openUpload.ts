@@ -1,6 +1,7 @@
 import {
   WIDGET_LANGUAGES,
   type UploadEndKind,
+  type UploadFailureInfo,
   type UploadSuccessInfo,
   type UploadWidgetError,
   type UploadWidgetHandle,
@@ -8,6 +9,7 @@ import {
 } from '../../shared/widgetConfig';
 import type { Container } from './container';
 import type * as ErrorPage from './errorPage';
+import type { PageMessage, WithoutEnvelope } from '../../shared/messages';
 import { linkToPage, type PageLink } from './messaging';
 import type * as Overlay from './overlay';
 import type { openOverlay } from './overlay';
@@ -80,10 +82,11 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   const chosen = WIDGET_LANGUAGES.includes(lang as never) ? (lang as string) : win.navigator.language;
   let texts = target.texts?.(chosen, strings);
   // Resolves with the words, which whatever shows them waits for. A widget closed before they
-  // come reports its closing in English.
+  // come (their part is as far away as the page) says so by its reason alone: the loaders'
+  // bytes have no room for a second copy of the words.
   const words = texts ? Promise.resolve(texts) : target.part(`texts-${chosen}`).then((part) => (texts = part.texts(strings)));
   words.catch(() => {});
-  const closedMessage = () => texts?.closed ?? 'Closed before a file was uploaded.';
+  const closedMessage = () => texts?.closed ?? 'closed';
   const channel = randomChannel();
   // Empty without a valid configuration: the container stays blank for the loader's own error page.
   const pageUrl = (host: Window, form: WidgetForm) =>
@@ -91,6 +94,8 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
 
   let closed = false;
   let succeeded = false;
+  // Whether the page has said anything yet.
+  let heard = false;
   // The page reports whether bytes are moving; × or Escape then asks inside the page first.
   let busy = false;
   // Both unset while the overlay is still coming from the service.
@@ -113,66 +118,83 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
     rejectDone(Object.assign(new Error(message), { name: 'UploadWidgetError' as const, kind, code, videoId }));
   };
 
-  // A close ends the widget: later messages are not heard, and without a success it is a failure.
+  // onFailure fires once per open: its first failure, or the close.
+  const fail = (info: UploadFailureInfo) => {
+    emit(handlers.onFailure, info);
+    handlers.onFailure = undefined;
+  };
+  // A close ends the widget: later messages are not heard, and without a success it is a failure
+  // (reported now unless a failure was reported before).
   const close = () => {
     if (closed) return;
     closed = true;
     link?.stop();
     container?.remove();
     if (succeeded) return;
-    emit(handlers.onFailure, { videoId, reason: 'closed', message: closedMessage() });
+    fail({ videoId, reason: 'closed', message: closedMessage() });
     end();
+  };
+  // What the loader refuses itself ends the open: the host hears it at once, and the person sees
+  // the loader's error page in the container, once both are there.
+  let refusal: UploadFailureInfo | undefined;
+  const show = () =>
+    refusal && container && void target.part('errorPage').then((part) => part.showErrorPage(container!, refusal!, words, channel, close));
+  // Reported as the service's own refusals are (reason `validation`), which ends the open.
+  const refuse = (problem: Pick<UploadFailureInfo, 'code' | 'message' | 'hint'>) => {
+    if (heard) return;
+    relay({ type: 'failure', info: (refusal = { videoId, reason: 'validation', ...problem }) });
+    show();
   };
   // × or Escape while bytes move: the page asks, and answers with `close` if the person confirms.
   const requestClose = (now?: boolean) => (busy && !now ? link?.tell('askClose') : close());
+
+  // The page's messages, and the loader's own refusal as if the page had sent it.
+  const relay = (message: WithoutEnvelope<PageMessage>) => {
+    heard = true;
+    switch (message.type) {
+      case 'success':
+        if (succeeded) return;
+        succeeded = true;
+        emit(handlers.onSuccess, message.info);
+        resolveDone(message.info);
+        return;
+      case 'failure':
+        problem = ['failure', message.info.message, message.info.code];
+        fail(message.info);
+        // The service refused the configuration: nothing can be uploaded in this open.
+        if (message.info.reason === 'validation') end();
+        return;
+      case 'error':
+        problem = ['error', message.info.message];
+        emit(handlers.onError, message.info);
+        return;
+      case 'progress':
+        problem = ['closed'];
+        emit(handlers.onProgress, message.info);
+        return;
+      case 'state':
+        emit(handlers.onStateChange, message.info);
+        return;
+      case 'processed':
+        emit(handlers.onProcessed, message.info);
+        return;
+      case 'uploading':
+        busy = message.busy;
+        return;
+      case 'close':
+        close();
+        return;
+      // The page is up; the loader needs nothing more from that.
+      case 'ready':
+    }
+  };
 
   const start = (opened: Container) => {
     // Closed from code while the overlay was loading: it never shows.
     if (closed) return opened.remove();
     container = opened;
-    link = linkToPage(opened, new URL(target.serviceBase).origin, channel, (message) => {
-      switch (message.type) {
-        case 'success':
-          if (succeeded) return;
-          succeeded = true;
-          emit(handlers.onSuccess, message.info);
-          resolveDone(message.info);
-          return;
-        case 'failure':
-          problem = ['failure', message.info.message, message.info.code];
-          emit(handlers.onFailure, message.info);
-          // The service refused the configuration: nothing can be uploaded in this open.
-          if (message.info.reason === 'validation') end();
-          return;
-        case 'error':
-          problem = ['error', message.info.message];
-          emit(handlers.onError, message.info);
-          return;
-        case 'progress':
-          problem = ['closed'];
-          emit(handlers.onProgress, message.info);
-          return;
-        case 'state':
-          emit(handlers.onStateChange, message.info);
-          return;
-        case 'processed':
-          emit(handlers.onProcessed, message.info);
-          return;
-        case 'uploading':
-          busy = message.busy;
-          return;
-        case 'close':
-          close();
-          return;
-        // The page is up; the loader needs nothing from that.
-        case 'ready':
-      }
-    });
-    const doc = opened.page()?.document;
-    if (!check.ok && doc)
-      void Promise.all([target.part('errorPage'), words]).then(([{ writeErrorPage }, shown]) =>
-        writeErrorPage(doc, check.problem.code, check.problem.message, shown),
-      );
+    link = linkToPage(opened, new URL(target.serviceBase).origin, channel, relay);
+    show();
   };
 
   // The popup form refuses the layout options, so its fallback layer is centred and takes isTop's
@@ -186,15 +208,14 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   // not arrive, the widget ends as closed: the page has no other way to learn that nothing opened.
   else Promise.all([target.part('overlay'), words]).then(([{ openOverlay }, shown]) => openLayer(openOverlay, shown), close);
 
-  if (!check.ok) {
-    const { code, message } = check.problem;
-    problem = ['failure', message, code];
-    // After returning, so a handler may already use the handle.
-    queueMicrotask(() => {
-      emit(handlers.onFailure, { videoId, reason: 'validation', code, message });
-      end();
-    });
-  }
+  if (check.ok)
+    // A page that has not said it is there within 10 s did not come: a `serviceUrl` that reaches
+    // nothing, a service that is down; the person may see only the browser's own error page.
+    // Without the words (their part did not come either), the code is the message. After a close
+    // it changes nothing: the failure and `done` are settled, and nothing is shown.
+    win.setTimeout(() => refuse(texts?.unanswered ?? { code: 'unanswered', message: 'unanswered' }), 1e4);
+  // After returning, so a handler may already use the handle.
+  else queueMicrotask(() => refuse(check.problem));
 
   return { close, done };
 }

@@ -13,6 +13,7 @@ export function fakePopup() {
   const popup = {
     closed: false,
     document: document.implementation.createHTMLDocument(''),
+    location: { href: 'about:blank', replace: vi.fn() },
     focus: vi.fn(),
     close: vi.fn(() => {
       popup.closed = true;
