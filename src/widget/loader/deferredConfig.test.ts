@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 // The overlay form is tested in e2e (containers.test.ts): jsdom gives an iframe in a shadow tree no window.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LOADER_WORDS } from '../../shared/i18n/loaderWords';
 import { UPLOAD_PAGE_PATH } from '../../shared/uploadPage';
 import { openUpload } from '../index';
 
@@ -12,7 +13,7 @@ function fakePopup() {
   const popup = {
     closed: false,
     document: document.implementation.createHTMLDocument(''),
-    location: { replace: vi.fn() },
+    location: { href: 'about:blank', replace: vi.fn() },
     focus: vi.fn(),
     close: vi.fn(() => {
       popup.closed = true;
@@ -65,15 +66,38 @@ describe('openUpload with an async config', () => {
     expect(window.open).toHaveBeenCalledOnce();
   });
 
-  it('closes the window and reports reason and code `config` when config() rejects', async () => {
+  it('says so in the window, with a Close button, and reports reason and code `config` at once when config() rejects', async () => {
     const popup = fakePopup();
     const onFailure = vi.fn();
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const handle = openUpload({ serviceUrl: SERVICE, onFailure, config: () => Promise.reject(new Error('backend down')) });
+    const handle = openUpload({ serviceUrl: SERVICE, lang: 'en', onFailure, config: () => Promise.reject(new Error('backend down')) });
     await expect(handle.done).rejects.toMatchObject({ name: 'UploadWidgetError', kind: 'failure', code: 'config' });
+    expect(onFailure).toHaveBeenCalledExactlyOnceWith({
+      videoId: '',
+      reason: 'config',
+      code: 'config',
+      message: 'The upload could not be prepared.',
+      hint: 'config() rejected: Error: backend down',
+    });
+    expect(popup.close).not.toHaveBeenCalled();
+    const text = popup.document.body.textContent!;
+    expect(text).toContain('ErrorCode : config, ErrorMessage : The upload could not be prepared.');
+    expect(text).toMatch(/Reference: [0-9a-f]{32}/);
+    // The hint is for the developer, not the person.
+    expect(text).not.toContain('backend down');
+    popup.document.querySelector('button')!.click();
     expect(popup.close).toHaveBeenCalled();
-    expect(onFailure).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ reason: 'config', code: 'config' }));
+    expect(onFailure).toHaveBeenCalledOnce();
     expect(popup.location.replace).not.toHaveBeenCalled();
+  });
+
+  it('dresses the waiting line as the error page: styled, titled, in the language, announced', () => {
+    const popup = fakePopup();
+    openUpload({ serviceUrl: SERVICE, lang: 'de', config: () => new Promise(() => {}) });
+    const doc = popup.document;
+    expect([doc.documentElement.lang, doc.title]).toEqual(['de', LOADER_WORDS.de.dialog]);
+    expect(doc.head.querySelector('style')!.textContent).toContain('system-ui');
+    expect(doc.querySelector('[role="status"]')!.textContent).toBe(LOADER_WORDS.de.configWaiting);
   });
 
   it('shows the error page in the same window when the delivered options are refused', async () => {

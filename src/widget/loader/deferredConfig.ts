@@ -2,6 +2,7 @@ import {
   languageOf,
   WIDGET_LANGUAGES,
   type SignedOptions,
+  type UploadFailureInfo,
   type UploadSuccessInfo,
   type UploadWidgetError,
   type UploadWidgetHandle,
@@ -14,6 +15,8 @@ import { OVERLAY_DEFAULTS } from './optionRules';
 import type { openOverlay } from './overlay';
 import type { openPopup } from './popup';
 import { checkConfig } from './validateConfig';
+import { showErrorPage, writeWaitingPage } from './errorPage';
+import { randomChannel } from './pageUrl';
 
 /** Stand-ins for the signed options while `config()` runs, so the rest is checked inside the click. */
 const PENDING = { appId: '-', timestamp: '-', token: '-', videoId: '-' };
@@ -31,7 +34,8 @@ type ModuleTarget = WidgetTarget & Opener & Required<Pick<WidgetTarget, 'texts'>
  * within their byte budget without it. The container opens at once, inside the click, with a
  * waiting line; once `config()` resolves, the widget opens in that same container (openWidget
  * gets it back from its popup or overlay opener) exactly as if it had been given the whole
- * configuration. A rejection closes the container and reports reason `config`.
+ * configuration. A rejection shows the loader's error page in that container, until the person
+ * closes it, and reports reason `config` at once.
  */
 export function openDeferred(raw: Record<string, unknown>, target: ModuleTarget, win: Window = window): UploadWidgetHandle {
   const { config, ...given } = raw;
@@ -44,7 +48,7 @@ export function openDeferred(raw: Record<string, unknown>, target: ModuleTarget,
   const first = checkConfig({ ...given, ...PENDING }, target.form, target.overlayRules);
   const lang = WIDGET_LANGUAGES.includes(given.lang as never) ? (given.lang as WidgetLanguage) : languageOf(win.navigator.language);
   const texts = target.texts(lang, given.strings);
-  const { configWaiting: preparing, configFailed: failed } = texts;
+  const { configFailed: failed } = texts;
 
   let resolveDone!: (info: UploadSuccessInfo) => void;
   let rejectDone!: (reason: UploadWidgetError) => void;
@@ -56,14 +60,19 @@ export function openDeferred(raw: Record<string, unknown>, target: ModuleTarget,
 
   let inner: UploadWidgetHandle | undefined;
   let ended = false;
-  const end = (error: UploadWidgetError, failure: Parameters<NonNullable<typeof first.handlers.onFailure>>[0]) => {
+  const end = (error: UploadWidgetError, failure: UploadFailureInfo) => {
     if (ended || inner) return;
     ended = true;
-    container.remove();
     emit(first.handlers.onFailure, failure);
     rejectDone(error);
   };
-  const closeBefore = () => end(widgetError(texts.closed, 'closed'), { videoId: '', reason: 'closed', message: texts.closed });
+  // Before the widget takes over, a close removes the container (also the error page's) and ends
+  // the open, unless it has ended already.
+  const closeBefore = () => {
+    if (inner) return;
+    container.remove();
+    end(widgetError(texts.closed, 'closed'), { videoId: '', reason: 'closed', message: texts.closed });
+  };
   // The container's own close (×, Escape, the popup closed by hand): ours until the widget takes over.
   let onClose: (now?: boolean) => void = closeBefore;
 
@@ -80,7 +89,7 @@ export function openDeferred(raw: Record<string, unknown>, target: ModuleTarget,
       (now) => onClose(now),
     );
   const page = container.page();
-  if (page) page.document.body.textContent = preparing;
+  if (page) writeWaitingPage(page.document, texts);
 
   // openWidget opens "its" container: the one already open, pointed at the upload page (or left
   // blank for the loader's error page when the delivered options are refused).
@@ -107,13 +116,18 @@ export function openDeferred(raw: Record<string, unknown>, target: ModuleTarget,
       inner.done.then(resolveDone, rejectDone);
     },
     (error: unknown) => {
+      if (ended) return;
       console.error('openUpload: `config()` rejected', error);
-      end(widgetError(failed, 'failure', 'config'), {
+      const failure: UploadFailureInfo = {
         videoId: '',
         reason: 'config',
         code: 'config' satisfies WidgetCode,
         message: failed,
-      });
+        hint: `config() rejected: ${String(error)}`,
+      };
+      end(widgetError(failed, 'failure', 'config'), failure);
+      // The person learns it in the window that was waiting, which stays until they close it.
+      void showErrorPage(container, { ...failure, hint: undefined }, Promise.resolve(texts), randomChannel(), closeBefore);
     },
   );
 
