@@ -1,4 +1,4 @@
-import { RESULT_CODES, type ResultName } from '../shared/resultCodes';
+import { RESULT_CODES, type FailureCode, type ResultName } from '../shared/resultCodes';
 
 /** The HTTP status each result is sent with: only the service's concern, so kept apart from the shared table. */
 const HTTP_STATUS = {
@@ -64,7 +64,7 @@ export class ServiceError extends Error {
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
-  get code(): string {
+  get code(): FailureCode {
     return ERRORS[this.kind].code;
   }
 

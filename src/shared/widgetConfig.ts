@@ -4,6 +4,7 @@
  * included), plus the npm module's `serviceUrl` and `form`.
  */
 import type { WidgetStrings } from './i18n/strings';
+import type { FailureCode } from './resultCodes';
 import type { SignedOption } from './widgetOptions';
 
 export const UPLOAD_TYPES = ['flash', 'silverlight'] as const;
@@ -118,11 +119,8 @@ export type UploadFailureReason = 'closed' | 'rejected' | 'validation' | 'server
 export interface UploadFailureInfo {
   videoId: string;
   reason: UploadFailureReason;
-  /**
-   * The service's error code when it gave one, e.g. "104"; with `rejected`, which check refused
-   * the file ({@link FileRefusal}); the widget's own codes otherwise ({@link WidgetCode}).
-   */
-  code?: string;
+  /** Why, when it can be said in a code: see {@link UploadFailureCode}. */
+  code?: UploadFailureCode;
   /** Human-readable, in the widget's language. */
   message: string;
   fileName?: string;
@@ -147,6 +145,15 @@ export interface UploadFailureInfo {
  *   uploaded until the setting changes, and the message names both origins.
  */
 export type WidgetCode = 'config' | 'unanswered' | 'unreachable';
+
+/**
+ * The `code` of a failure, from one of three lists:
+ * - the service's result code ({@link FailureCode}, `"101"` … `"116"` and `"500"`), with reason
+ *   `server` or `validation` (the loader gives the service's codes for what it refuses itself);
+ * - which check refused the file ({@link FileRefusal}), with reason `rejected`;
+ * - the widget's own ({@link WidgetCode}), with reason `config` or `validation`.
+ */
+export type UploadFailureCode = FailureCode | FileRefusal | WidgetCode;
 
 /** Sent to `onError` when a network problem outlasted the automatic retries. */
 export interface UploadErrorInfo {
@@ -305,8 +312,8 @@ export type UploadEndKind = 'failure' | 'error' | 'closed';
 export interface UploadWidgetError extends Error {
   name: 'UploadWidgetError';
   kind: UploadEndKind;
-  /** The service's or loader's error code when there was one, e.g. "104". */
-  code?: string;
+  /** The failure's code when there was one, e.g. "104" (as `onFailure`'s, {@link UploadFailureCode}). */
+  code?: UploadFailureCode;
   videoId: string;
 }
 

@@ -32,6 +32,7 @@ export type {
   UploadErrorInfo,
   UploadEndKind,
   UploadEventHandlers,
+  UploadFailureCode,
   UploadFailureInfo,
   UploadFailureReason,
   UploadProcessedInfo,

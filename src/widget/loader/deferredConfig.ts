@@ -21,7 +21,7 @@ import { randomChannel } from './pageUrl';
 /** Stand-ins for the signed options while `config()` runs, so the rest is checked inside the click. */
 const PENDING = { appId: '-', timestamp: '-', token: '-', videoId: '-' };
 
-const widgetError = (message: string, kind: UploadWidgetError['kind'], code?: string): UploadWidgetError =>
+const widgetError = (message: string, kind: UploadWidgetError['kind'], code?: UploadWidgetError['code']): UploadWidgetError =>
   Object.assign(new Error(message), { name: 'UploadWidgetError' as const, kind, code, videoId: '' });
 
 type Opener = Required<Pick<WidgetTarget, 'popup' | 'overlay'>>;

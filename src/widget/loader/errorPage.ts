@@ -86,7 +86,7 @@ function blankDocument(page: Window, loaded: boolean): Document | undefined {
  */
 export async function showErrorPage(
   container: Container,
-  { code = '', message, hint }: UploadFailureInfo,
+  { code, message, hint }: UploadFailureInfo,
   words: Promise<LoaderTexts>,
   reference: string,
   onClose: () => void,
@@ -98,7 +98,7 @@ export async function showErrorPage(
   if (!win) return;
   const write = (loaded: boolean) => {
     const doc = blankDocument(win, loaded);
-    if (doc) writeErrorPage(doc, code, message, texts, reference, onClose);
+    if (doc) writeErrorPage(doc, code ?? '', message, texts, reference, onClose);
     return !!doc;
   };
   if (write(false)) return;

@@ -112,7 +112,7 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   done.catch(() => {});
   // The problem the widget ends with if it closes without a success: the last one reported that
   // no upload has overcome since (progress clears it).
-  let problem: [kind: UploadEndKind, message?: string, code?: string] = ['closed'];
+  let problem: [kind: UploadEndKind, message?: string, code?: UploadWidgetError['code']] = ['closed'];
   const end = () => {
     const [kind, message = closedMessage(), code] = problem;
     rejectDone(Object.assign(new Error(message), { name: 'UploadWidgetError' as const, kind, code, videoId }));

@@ -9,7 +9,7 @@ import { RTL_LANGUAGES, type WidgetCode, type WidgetLanguage } from '../../share
  */
 const UNANSWERED = {
   unanswered: {
-    code: 'unanswered' satisfies WidgetCode,
+    code: 'unanswered' as const satisfies WidgetCode,
     message: 'No Answer: the upload page did not load within 10 s',
     hint: 'nothing answered at serviceUrl: check the address, and that the service runs and is reachable from this page',
   },

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { FailureCode } from '../../shared/resultCodes';
 import type { ResumeState } from '../../shared/uploadPage';
 import { textsFor } from './i18n';
 import { stringTable } from '../../shared/i18n/tables';
@@ -90,7 +91,7 @@ const progress =
   (model) => ({ type: 'progress', attempt: model.attempt, sent });
 const succeeded: Live = (model) => ({ type: 'succeeded', attempt: model.attempt });
 const refused =
-  (code: string | undefined, requestId?: string): Live =>
+  (code: FailureCode | undefined, requestId?: string): Live =>
   (model) => ({ type: 'refused', attempt: model.attempt, code, requestId });
 /** The page at 127.0.0.1:8080 whose proxy does not pass the upload path on to the service at localhost:8080. */
 const ORIGINS = { pageOrigin: 'http://127.0.0.1:8080', serviceOrigin: 'http://localhost:8080', uploadPath: '/UploadWidget/files/' };
@@ -362,7 +363,7 @@ describe('machine: outcomes', () => {
     ['107', 'The server refused the upload (code 107).'],
     ['116', 'This site has reached its limit of uploads for now. Wait a minute, then try again (code 116).'],
     [undefined, 'The server refused the upload.'],
-  ])('on a refusal (code %s): failed, says so, and reports a failure with the code', (code, text) => {
+  ] as const)('on a refusal (code %s): failed, says so, and reports a failure with the code', (code, text) => {
     const { model, effects } = run(uploading(), refused(code));
     expect(model).toMatchObject({ state: { kind: 'failed' }, notice: { tone: 'error', text } });
     expect(effects).toEqual([

@@ -8,6 +8,7 @@
  */
 import type { PageMessage, WithoutEnvelope } from '../../shared/messages';
 import type { ContentLimits } from '../../shared/restrictions';
+import type { FailureCode } from '../../shared/resultCodes';
 import type { ResumeState } from '../../shared/uploadPage';
 import {
   PROCESSED_STATUSES,
@@ -147,7 +148,7 @@ export type UploadEvent<F extends FileLike = FileLike, H extends HandleLike = Ha
   | { type: 'progress'; attempt: number; sent: number }
   | { type: 'succeeded'; attempt: number }
   /** The service said no (4xx): `code` is its ResultCode when the reply carried one, `requestId` its X-Request-Id. */
-  | { type: 'refused'; attempt: number; code: string | undefined; requestId?: string | undefined }
+  | { type: 'refused'; attempt: number; code: FailureCode | undefined; requestId?: string | undefined }
   /**
    * A request failed in a way that may pass (no reply, a 5xx, a passing conflict, a stall, the
    * browser offline) and the transport has stopped; `online` is what the browser says now. The

@@ -9,7 +9,7 @@ import BaseUpload from 'tus-js-client/lib.esm/upload.js';
 import XHRHttpStack from 'tus-js-client/lib.esm/browser/httpStack.js';
 import NoopUrlStorage from 'tus-js-client/lib.esm/noopUrlStorage.js';
 import { REQUEST_ID_HEADER } from '../../shared/requestId';
-import type { ResultCodeOf } from '../../shared/resultCodes';
+import type { FailureCode, ResultCodeOf } from '../../shared/resultCodes';
 import { TICKET_HEADER } from '../../shared/uploadPage';
 import { fetchProcessingStatus } from './processingStatus';
 
@@ -46,7 +46,7 @@ export interface UploadListeners {
    * The service said no (4xx): retrying cannot help. `code` is its ResultCode when the body carried
    * an AuthMsg; `requestId` the reply's X-Request-Id, for the site to quote to the service's operator.
    */
-  onRefused(code: string | undefined, requestId: string | undefined): void;
+  onRefused(code: FailureCode | undefined, requestId: string | undefined): void;
   /**
    * A failure that may pass: no reply, a 5xx, a passing conflict, a stall, the browser offline.
    * The transport has stopped; `resume()` starts it again from what the service holds. When to do
@@ -150,11 +150,11 @@ function pageOriginStack(base: HttpStack): HttpStack {
   };
 }
 
-/** The ResultCode of a JSON `{AuthMsg}` body, which is how the service words a refusal. */
-function resultCode(body: string | undefined): string | undefined {
+/** The ResultCode of a JSON `{AuthMsg}` body, which is how the service words a refusal (a code of its table). */
+function resultCode(body: string | undefined): FailureCode | undefined {
   try {
     const code = (JSON.parse(body ?? '') as { AuthMsg?: { ResultCode?: unknown } }).AuthMsg?.ResultCode;
-    return typeof code === 'string' ? code : undefined;
+    return typeof code === 'string' ? (code as FailureCode) : undefined;
   } catch {
     return undefined;
   }
