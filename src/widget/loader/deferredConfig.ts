@@ -9,7 +9,7 @@ import {
   type WidgetCode,
   type WidgetLanguage,
 } from '../../shared/widgetConfig';
-import type { Container } from './container';
+import type { WidgetContainer } from './container';
 import { emit, openWidget, type WidgetTarget } from './openUpload';
 import { OVERLAY_DEFAULTS } from './optionRules';
 import type { openOverlay } from './overlay';
@@ -78,7 +78,7 @@ export function openDeferred(raw: Record<string, unknown>, target: ModuleTarget,
 
   const layout = target.form === 'overlay' && first.ok ? first.config : undefined;
   const popup = target.form === 'popup' ? target.popup(win, '', () => onClose(true)) : null;
-  const container: Container =
+  const container: WidgetContainer =
     popup ??
     target.overlay(
       win,

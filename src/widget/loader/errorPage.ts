@@ -1,5 +1,5 @@
 import type { UploadFailureInfo } from '../../shared/widgetConfig';
-import type { Container } from './container';
+import type { WidgetContainer } from './container';
 import { element } from './dom';
 import type { LoaderTexts } from './texts';
 
@@ -85,7 +85,7 @@ function blankDocument(page: Window, loaded: boolean): Document | undefined {
  * not answer) once the container, sent to about:blank, has a document of the host's origin.
  */
 export async function showErrorPage(
-  container: Container,
+  container: WidgetContainer,
   { code, message, hint }: UploadFailureInfo,
   words: Promise<LoaderTexts>,
   reference: string,

@@ -1,5 +1,5 @@
 import { hostMessage, isPageMessage, type HostMessage, type PageMessage } from '../../shared/messages';
-import type { Container } from './container';
+import type { WidgetContainer } from './container';
 
 export interface PageLink {
   /** Posts to the page, to the service's origin only (posting to a closed window is silently dropped). */
@@ -14,7 +14,7 @@ export interface PageLink {
  * callback.
  */
 export function linkToPage(
-  container: Container,
+  container: WidgetContainer,
   serviceOrigin: string,
   channel: string,
   onMessage: (message: PageMessage) => void,

@@ -7,7 +7,7 @@ import {
   type UploadWidgetHandle,
   type WidgetForm,
 } from '../../shared/widgetConfig';
-import type { Container } from './container';
+import type { WidgetContainer } from './container';
 import type * as ErrorPage from './errorPage';
 import type { PageMessage, WithoutEnvelope } from '../../shared/messages';
 import { linkToPage, type PageLink } from './messaging';
@@ -99,7 +99,7 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
   // The page reports whether bytes are moving; × or Escape then asks inside the page first.
   let busy = false;
   // Both unset while the overlay is still coming from the service.
-  let container: Container | undefined;
+  let container: WidgetContainer | undefined;
   let link: PageLink | undefined;
 
   let resolveDone!: (info: UploadSuccessInfo) => void;
@@ -189,7 +189,7 @@ export function openWidget(raw: unknown, target: WidgetTarget, win: Window = win
     }
   };
 
-  const start = (opened: Container) => {
+  const start = (opened: WidgetContainer) => {
     // Closed from code while the overlay was loading: it never shows.
     if (closed) return opened.remove();
     container = opened;

@@ -1,4 +1,4 @@
-import type { Container } from './container';
+import type { WidgetContainer } from './container';
 import { element } from './dom';
 import type { LoaderTexts } from './texts';
 
@@ -65,7 +65,7 @@ export function openOverlay(
   texts: LoaderTexts,
   pageUrl: (host: Window) => string,
   onCloseRequest: (now?: boolean) => void,
-): Container {
+): WidgetContainer {
   const host = isTop ? reachableTop(caller) : caller;
   const doc = host.document;
   // The caller's document, not the host's: they differ when we are framed. Focusing it once it

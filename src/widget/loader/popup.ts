@@ -1,4 +1,4 @@
-import type { Container } from './container';
+import type { WidgetContainer } from './container';
 
 const WIDTH = 640;
 const HEIGHT = 560;
@@ -17,7 +17,7 @@ const CLOSED_POLL_MS = 400;
  * stack, or browsers block it. Returns null when blocked, so the caller can fall back to the overlay.
  * An empty `url` opens a blank same-origin window for the loader's own error page.
  */
-export function openPopup(opener: Window, url: string, onClosedByUser: () => void): Container | null {
+export function openPopup(opener: Window, url: string, onClosedByUser: () => void): WidgetContainer | null {
   const left = centred(opener.screenX, opener.outerWidth, WIDTH);
   const top = centred(opener.screenY, opener.outerHeight, HEIGHT);
   const popup = opener.open(url, '_blank', `popup=yes,width=${WIDTH},height=${HEIGHT},left=${left},top=${top}`);
