@@ -346,15 +346,27 @@ describe('GET /UploadWidget/Upload: the error page', () => {
     await expectErrorPage(pageQuery(service, videoId), '500', 'Internal Error', 500);
   });
 
-  it("refuses a host origin outside the app's allowedOrigins (108) and posts nothing to it", async () => {
+  it("refuses a host origin outside the app's allowedOrigins (108) and tells it only the code, the table's message and the reference", async () => {
     const videoId = await registerVideo(service, 'app-c');
     const page = await expectErrorPage(
-      pageQuery(service, videoId, {}, 'app-c'),
+      pageQuery(service, videoId, { strings: JSON.stringify({ close: 'Stranger words' }) }, 'app-c'),
       '108',
       "No Permission: the page is not on one of the app's allowedOrigins",
       403,
     );
-    expect(jsonBlock(page.html, 'upload-error')).toBeUndefined();
+    const data = jsonBlock<ErrorPageData>(page.html, 'upload-error')!;
+    // Delivered by the browser only if the window that opened or framed the page is of this origin.
+    expect(data.targetOrigin).toBe(HOST_ORIGIN);
+    const hint = `${HOST_ORIGIN} is not one of the app's allowedOrigins: add it there to open the widget from this page`;
+    expect(data.hint).toBe(hint);
+    expect(data.messages.at(-1)).toEqual({
+      protocol: 'open-upload/1',
+      channel: CHANNEL,
+      type: 'failure',
+      info: { videoId, reason: 'validation', code: '108', message: 'No Permission', requestId: page.headers.get('x-request-id')!, hint },
+    } satisfies PageMessage);
+    // The app's words are not a stranger's to show.
+    expect(page.html).not.toContain('Stranger words');
   });
 
   it('echoes hostile values only escaped', async () => {

@@ -85,11 +85,13 @@ export function hostPage(kind: HostKind, serviceUrl: string, esmEntry: string): 
     case 'esm-popup':
     case 'esm-overlay': {
       const form = kind === 'esm-popup' ? 'popup' : 'overlay';
-      // With `deferMs` in the hash, the signed options come from `config()` that long after the click, as from a slow backend.
+      // With `deferMs` in the hash, the signed options come from `config()` that long after the click, as from a slow backend;
+      // with `configFails` too, `config()` rejects then instead, as a backend that is down.
       const open = `((given) => {
-        const { deferMs, appId, timestamp, token, videoId, ...rest } = given;
+        const { deferMs, configFails, appId, timestamp, token, videoId, ...rest } = given;
         const signed = { appId, timestamp, token, videoId };
-        const options = deferMs === undefined ? { ...rest, ...signed } : { ...rest, config: () => new Promise((resolve) => setTimeout(() => resolve(signed), deferMs)) };
+        const answer = (resolve, reject) => setTimeout(() => (configFails ? reject(new Error('backend down')) : resolve(signed)), deferMs);
+        const options = deferMs === undefined ? { ...rest, ...signed } : { ...rest, config: () => new Promise(answer) };
         return openUpload({ ...options, serviceUrl: ${JSON.stringify(serviceUrl)}, form: '${form}' });
       })(`;
       return page(

@@ -102,17 +102,26 @@ export async function validatePageRequest(
   return { ...options, app, secret, video, channel, hostOrigin };
 }
 
-/** Where an error page may report its failure: only a well-formed channel on a trusted origin. */
+/**
+ * Where an error page reports its failure: a well-formed channel on the reported origin, which the
+ * browser delivers to only when the window that opened or framed the page is of that origin.
+ */
 export interface NotifyTarget {
   channel: string;
   origin: string;
   videoId: string;
+  /**
+   * Whether the app trusts the origin (one of its `allowedOrigins`, or it lists none). An origin it
+   * does not trust hears only what refused it (docs/security.md, "A refused origin").
+   */
+  trusted: boolean;
 }
 
 export function notifyTarget(service: ServiceContext, params: Params): NotifyTarget | undefined {
   const value = (name: string) => lenientValue(params, name);
   const channel = value('channel');
-  if (!CHANNEL.test(channel)) return undefined;
-  const origin = trustedOrigin(service.apps.get(value('appId')), value('origin'));
-  return origin ? { channel, origin, videoId: value('videoId') } : undefined;
+  const origin = value('origin');
+  if (!CHANNEL.test(channel) || !isOrigin(origin)) return undefined;
+  const trusted = trustedOrigin(service.apps.get(value('appId')), origin) !== undefined;
+  return { channel, origin, videoId: value('videoId'), trusted };
 }

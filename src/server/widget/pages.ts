@@ -5,7 +5,7 @@ import { LOADER_WORDS } from '../../shared/i18n/loaderWords';
 import type { StringKey } from '../../shared/i18n/strings';
 import { stringTable } from '../../shared/i18n/tables';
 import { RTL_LANGUAGES, type WidgetLanguage } from '../../shared/widgetConfig';
-import type { ServiceError } from '../errors';
+import { ERRORS, type ServiceError } from '../errors';
 import { errorHeaders } from '../http/reply';
 import { escapeHtml, jsonForScript } from './html';
 import type { ErrorPageLook, NotifyTarget } from './pageQuery';
@@ -70,6 +70,8 @@ ${assets.locales[boot.lang] ? `<link rel="modulepreload" href="${ASSETS_PATH}/${
 export interface ErrorPageData {
   targetOrigin: string;
   messages: PageMessage[];
+  /** For the site's developer: logged to the console (and in the failure's `hint`), never shown. */
+  hint?: string | undefined;
   /** Posted when the person presses the page's Close button (shown only when the host can hear it). */
   close: PageMessage;
 }
@@ -83,7 +85,8 @@ export const ERROR_SCRIPT_PATH = `${ASSETS_PATH}/error.js`;
  * a "Reference: <request id>" line that ties what the person reports to the log's lines, and a
  * Close button that `error.js` shows when the host can hear it. Styled by the uploader's
  * stylesheet, in the uploader's language. It may be framed anywhere, so the user sees why even
- * when the host origin is the problem. It reports to the host only through a trusted channel and origin.
+ * when the host origin is the problem. It reports to the host on the page's channel, at the origin
+ * the query names: all of it to an origin the app trusts, only what refused it to another.
  */
 export function sendErrorPage(
   res: ServerResponse,
@@ -96,20 +99,33 @@ export function sendErrorPage(
   const text = `ErrorCode : ${error.code}, ErrorMessage : ${error.resultMessage}`;
   // The `strings` option only where the page reports to a trusted host: anyone can link to an
   // error page, and the service's own origin must not show a stranger's words.
-  const t = stringTable(lang, target ? strings : {});
+  const t = stringTable(lang, target?.trusted ? strings : {});
   const adviceKey = `advice${error.code}`;
   const advice = adviceKey in t ? t[adviceKey as StringKey] : t.adviceOther;
   let report = '';
   if (target) {
+    // An origin the app does not trust hears what refused it and no more: the code, the table's
+    // message without its detail, the reference, and the values it sent itself.
+    const hint = target.trusted
+      ? undefined
+      : `${target.origin} is not one of the app's allowedOrigins: add it there to open the widget from this page`;
     const data: ErrorPageData = {
       targetOrigin: target.origin,
       messages: [
         pageMessage(target.channel, { type: 'ready', valid: false }),
         pageMessage(target.channel, {
           type: 'failure',
-          info: { videoId: target.videoId, reason: 'validation', code: error.code, message: error.resultMessage, requestId },
+          info: {
+            videoId: target.videoId,
+            reason: 'validation',
+            code: error.code,
+            message: target.trusted ? error.resultMessage : ERRORS[error.kind].message,
+            requestId,
+            ...(hint && { hint }),
+          },
         }),
       ],
+      hint,
       close: pageMessage(target.channel, { type: 'close' }),
     };
     report = `<script type="application/json" id="upload-error">${jsonForScript(data)}</script>
