@@ -68,4 +68,21 @@ describe("the packed package's README.md", () => {
     expect(Object.keys(files).length).toBeGreaterThanOrEqual(3);
     expect(typeCheck(files, READER)).toEqual([]);
   }, 60_000);
+
+  it('shows each way in: the script tag, React and the custom element', () => {
+    const blocks = codeBlocks(shipped);
+    expect(blocks.some((block) => block.lang === 'html' && block.code.includes('/Scripts/UploadWidget/initUploadWidget.js'))).toBe(true);
+    const react = blocks.filter((block) => block.lang === 'tsx').map((block) => block.code);
+    expect(react.some((code) => code.includes("from 'open-video-upload/react'") && code.includes('<VideoUploadButton'))).toBe(true);
+    expect(react.some((code) => code.includes("import 'open-video-upload/element'") && code.includes('<video-upload'))).toBe(true);
+  });
+});
+
+describe("docs/frameworks.md's React example", () => {
+  it('type-checks against the packed package, imports included', () => {
+    const page = readFileSync(resolve(root, 'docs/frameworks.md'), 'utf8');
+    const files = snippetFiles(codeBlocks(page).filter((block) => block.lang === 'tsx'));
+    expect(Object.keys(files)).toHaveLength(1);
+    expect(typeCheck(files, READER)).toEqual([]);
+  }, 60_000);
 });

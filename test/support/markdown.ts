@@ -91,11 +91,11 @@ export function scriptsOf(html: string): { inline: string[]; sources: string[] }
   return { inline, sources };
 }
 
-/** The TypeScript blocks and the HTML blocks' inline scripts, one module each, named by their line. */
+/** The TypeScript blocks (`tsx` ones as React code) and the HTML blocks' inline scripts, one module each, named by their line. */
 export function snippetFiles(blocks: readonly CodeBlock[]): Record<string, string> {
   const files: Record<string, string> = {};
   for (const block of blocks) {
-    if (block.lang === 'ts') files[`line-${block.line}.ts`] = block.code;
+    if (block.lang === 'ts' || block.lang === 'tsx') files[`line-${block.line}.${block.lang}`] = block.code;
     if (block.lang === 'html')
       for (const [index, script] of scriptsOf(block.code).inline.entries())
         files[`line-${block.line}-script-${index}.ts`] = `${script}\nexport {};\n`;
@@ -112,8 +112,11 @@ export function snippetFiles(blocks: readonly CodeBlock[]): Record<string, strin
 export function typeCheck(files: Record<string, string>, ambient: string): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'ovu-readme-'));
   try {
-    mkdirSync(join(dir, 'node_modules'));
+    mkdirSync(join(dir, 'node_modules/@types'), { recursive: true });
     symlinkSync(resolve(root, 'dist/package'), join(dir, 'node_modules/open-video-upload'), 'dir');
+    // React's types, for `tsx` snippets: an app using open-video-upload/react has them.
+    symlinkSync(resolve(root, 'node_modules/react'), join(dir, 'node_modules/react'), 'dir');
+    symlinkSync(resolve(root, 'node_modules/@types/react'), join(dir, 'node_modules/@types/react'), 'dir');
     writeFileSync(join(dir, 'reader.d.ts'), ambient);
     for (const [name, code] of Object.entries(files)) writeFileSync(join(dir, name), code);
     const program = ts.createProgram([join(dir, 'reader.d.ts'), ...Object.keys(files).map((name) => join(dir, name))], {
@@ -123,6 +126,7 @@ export function typeCheck(files: Record<string, string>, ambient: string): strin
       target: ts.ScriptTarget.ES2022,
       module: ts.ModuleKind.ESNext,
       moduleResolution: ts.ModuleResolutionKind.Bundler,
+      jsx: ts.JsxEmit.ReactJSX,
       lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
       types: ['node'],
       typeRoots: [resolve(root, 'node_modules/@types')],
