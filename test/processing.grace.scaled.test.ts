@@ -65,6 +65,9 @@ describe('within the grace (REMUX_GRACE_S at its default)', { timeout: LADDER_TI
     const whole = await fetch(playUrl);
     const etag = whole.headers.get('etag')!;
     const remux = Buffer.from(await whole.arrayBuffer());
+    // Its URL moves to another file when the grace ends: a browser that kept the first bytes
+    // must ask again, or it joins them to the other file's and the player stops on a decode error.
+    expect(whole.headers.get('cache-control')).toBe('no-cache');
 
     // Plays (over and over, a viewer seeking back) until the rungs are listed, then on to the end.
     let landed = false;
@@ -89,6 +92,7 @@ describe('within the grace (REMUX_GRACE_S at its default)', { timeout: LADDER_TI
     const done = await getVideoReply(service, videoId);
     expect(done.VideoPlayFile.map((file) => file.BitrateLabel)).toEqual(['480P', '360P', '240P']);
     expect(done.MediaSever.PlayURL).not.toBe(playUrl);
+    expect((await fetch(done.MediaSever.PlayURL!, { method: 'HEAD' })).headers.get('cache-control')).toBe('public, max-age=3600');
     // Still there, and the whole of it still served after the rungs.
     expect(await storedMediaNames(service, videoId)).toContain('original.mp4');
     const again = await fetch(playUrl);

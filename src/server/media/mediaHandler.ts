@@ -4,6 +4,7 @@ import type { RequestContext } from '../http/router';
 import { isPictureSize, sizedPictureFile, type PictureSize } from '../processing/pictures';
 import { type Video } from '../storage/videos';
 import { VideoStatus } from '../../shared/videoStatus';
+import { REMUX_FILE } from '../processing/remux';
 import { formerFile, type FormerFile } from './formerFiles';
 import {
   fragmentIndexOf,
@@ -125,6 +126,9 @@ export function mediaHandler(service: ServiceContext) {
       res.end();
       return;
     }
+    // The remux's URL redirects to another file once its grace ends. A cache that kept its bytes
+    // must ask again each time (304 while it is served), or a player joins them to the other file's.
+    if (served.file === REMUX_FILE) res.setHeader('Cache-Control', 'no-cache');
     await service.files.send(req, res, video.id, served.file);
   };
 }

@@ -69,7 +69,8 @@ export async function sendStored(req: IncomingMessage, res: ServerResponse, file
       'Accept-Ranges': 'bytes',
       ETag: etag,
       'Last-Modified': lastModified,
-      'Cache-Control': CACHE_CONTROL,
+      // The handler may have asked caches to check again each time, for a URL that will move.
+      'Cache-Control': (res.getHeader('Cache-Control') as string | undefined) ?? CACHE_CONTROL,
       'X-Content-Type-Options': 'nosniff',
     };
     if (preconditionFails(req.headers, etag, file.lastModified.getTime())) {
