@@ -316,7 +316,8 @@ describe('open-video-upload doctor', () => {
       await other.exit;
     }
     // Stopped, it no longer claims the address: the default port is what is left to check.
-    const gone = await runCliWith({ DATA_DIR: dataDir }, 'doctor');
+    // An empty PORT is unset, as the service reads it.
+    const gone = await runCliWith({ DATA_DIR: dataDir, PORT: '' }, 'doctor');
     expect(gone.stdout).toMatch(/public URL: http:\/\/localhost:8080 \(from the default PORT, as PUBLIC_URL and PORT are unset\)/);
   }, 60_000);
 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAppsFile } from '../auth/apps';
 import { readConfig, type ServiceConfig } from '../config';
+import { isSet } from '../configSchema';
 import { readListening } from '../listeningFile';
 import { probeTool, probeWritable } from '../operator/probes';
 import { Bucket } from '../storage/bucket';
@@ -99,8 +100,8 @@ async function checkTools(config: ServiceConfig): Promise<Finding> {
  * service running on DATA_DIR says where it listens; the default port would test another service.
  */
 function publicUrlToCheck(config: ServiceConfig, env: NodeJS.ProcessEnv): { url: string; from: string } {
-  if (env.PUBLIC_URL !== undefined) return { url: config.publicUrl, from: 'PUBLIC_URL' };
-  if (env.PORT !== undefined) return { url: config.publicUrl, from: 'PORT, as PUBLIC_URL is unset' };
+  if (isSet(env, 'PUBLIC_URL')) return { url: config.publicUrl, from: 'PUBLIC_URL' };
+  if (isSet(env, 'PORT')) return { url: config.publicUrl, from: 'PORT, as PUBLIC_URL is unset' };
   const running = readListening(config.dataDir);
   if (running) return { url: running.publicUrl, from: `the service running on DATA_DIR (pid ${running.pid})` };
   return { url: config.publicUrl, from: 'the default PORT, as PUBLIC_URL and PORT are unset' };
