@@ -5,6 +5,7 @@ import { waitForLadder } from '../test/support/ladder';
 import { placeMedia } from '../test/support/storage';
 import { newContext } from './support/browser';
 import { makeVideo, removeVideo } from './support/media';
+import { playingVideo } from './support/playback';
 import { startWorld, type World } from './support/world';
 
 /**
@@ -58,14 +59,7 @@ it('plays the remux to its end across the moment the rungs land, then its URL pl
   player.on('response', (response) => {
     if (landed && response.url() === stored) afterLanding.push(response.status());
   });
-  await player.goto(`${world.host.origin}/blank.html`);
-  await player.evaluate(async (url) => {
-    const video = document.createElement('video');
-    video.muted = true;
-    video.src = url;
-    document.body.append(video);
-    await video.play();
-  }, stored);
+  await playingVideo(context, world, stored, player);
 
   await waitForLadder(world.service.db, videoId, 200_000);
   landed = true;
@@ -92,14 +86,7 @@ it('plays the remux to its end across the moment the rungs land, then its URL pl
   const later = await context.newPage();
   const answers: { url: string; status: number }[] = [];
   later.on('response', (response) => answers.push({ url: response.url(), status: response.status() }));
-  await later.goto(`${world.host.origin}/blank.html`);
-  await later.evaluate(async (url) => {
-    const video = document.createElement('video');
-    video.muted = true;
-    video.src = url;
-    document.body.append(video);
-    await video.play();
-  }, stored);
+  await playingVideo(context, world, stored, later);
   await later.waitForFunction(() => document.querySelector('video')!.currentTime > 1, undefined, { timeout: 30_000 });
   expect(await later.evaluate(() => document.querySelector('video')!.error)).toBeNull();
   const best = (await world.getVideo(videoId)).MediaSever.PlayURL!;

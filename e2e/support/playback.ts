@@ -19,9 +19,12 @@ export async function uploadThroughOverlay(
   return frame;
 }
 
-/** A page on the app's origin with a muted `<video>` of `src`, playing. */
-export async function playingVideo(context: BrowserContext, world: World, src: string): Promise<Page> {
-  const page = await context.newPage();
+/**
+ * A page on the app's origin with a muted `<video>` of `src`, playing. Pass `page` to listen to
+ * its responses from the first one.
+ */
+export async function playingVideo(context: BrowserContext, world: World, src: string, given?: Page): Promise<Page> {
+  const page = given ?? (await context.newPage());
   await page.goto(`${world.host.origin}/blank.html`);
   await page.evaluate(async (url) => {
     const video = document.createElement('video');
